@@ -1,0 +1,19 @@
+// Resolves a file argument as DESIGN.md's contract says: a plain path, or a container member
+// "FA_2.LIB:A10.SH" (the part after the last ':' names the member, case-insensitively).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shapevm::fa {
+
+struct LoadedInput {
+  std::string source;          // the name errors should use, e.g. "FA_2.LIB:A10.SH"
+  std::vector<uint8_t> bytes;  // the file or the decompressed member
+};
+
+// Throws InputError if the file or member does not exist or cannot be decoded.
+LoadedInput load_input(const std::string& spec);
+
+}  // namespace shapevm::fa

@@ -1,0 +1,21 @@
+// Each subcommand lives in its own cmd_<name>.cpp and registers itself on the CLI11 app here.
+// Callbacks signal bad input by throwing shapevm::InputError (main prints it, exit code 2) and
+// set `exit_code` for other outcomes (1 = differences found).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace shapevm::tools {
+
+struct CommandContext {
+  int exit_code = 0;
+};
+
+void register_lib_command(CLI::App& app, CommandContext& ctx);     // cmd_lib.cpp
+void register_disasm_command(CLI::App& app, CommandContext& ctx);  // cmd_disasm.cpp
+void register_info_command(CLI::App& app, CommandContext& ctx);    // cmd_info.cpp
+void register_asm_command(CLI::App& app, CommandContext& ctx);     // cmd_asm.cpp
+void register_gen_command(CLI::App& app, CommandContext& ctx);     // cmd_gen.cpp
+void register_examples_command(CLI::App& app, CommandContext& ctx);  // cmd_examples.cpp
+
+}  // namespace shapevm::tools
