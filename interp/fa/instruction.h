@@ -1,0 +1,108 @@
+// Decoding one FA instruction: its size by the opcode table's rule, and the offsets it links to.
+// Link positions follow seed 000 and facts/fa-operand-positions.md; each is relative to the
+// instruction's own CODE offset `off`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "interp/fa/opcodes.h"
+
+namespace shapevm::fa {
+
+enum class LinkRole : uint8_t {
+  kJump,      // unconditional: 0x48, 0x38, 0x50
+  kCall,      // called chain that returns at its ShortEOF: 0x12, 0x6E, selectors, 0xC4/0xC6
+  kContinue,  // 0x6C: where the selector continues after the call
+  kBranch,    // conditional branch taken: 0xAC, 0xA6, 0xC8
+  kFrame,     // 0x40: one frame-table slot's target
+  kThen,      // the jump embedded at the end of 0x6C and (when present) the plane selectors
+  kObjEnd,    // 0xF2: the EndObject offset, under the chosen reading (see walker.h)
+};
+
+struct Link {
+  LinkRole role;
+  int64_t target;           // CODE offset (may be out of range in malformed input)
+  uint32_t field_offset;    // CODE offset of the operand field holding the displacement
+};
+
+// The embedded jump at the end of 0x6C (always) and of the plane selectors (when the bytes after
+// the call displacement are exactly one jump instruction).
+struct EmbeddedJump {
+  uint8_t op;        // 0x38, 0x48 or 0x50
+  uint32_t offset;   // CODE offset of the embedded jump's opcode byte
+  uint32_t size;     // 3, 4 or 6
+};
+
+struct Instruction {
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  uint8_t op = 0;
+  const OpcodeInfo* info = nullptr;
+  std::vector<Link> links;
+  std::optional<EmbeddedJump> embedded_jump;
+};
+
+struct DecodeError {
+  uint32_t offset;
+  std::string expected;
+};
+
+// Decodes the instruction at `off`. Only handles opcodes with a static size (not 0x00/0x01, whose
+// extent is decided by the walker, and not kUnknown ones). On failure returns nullopt and fills
+// `error` with what a well-formed stream has there. (Returns bool rather than std::optional:
+// GCC 12 reports a false maybe-uninitialized on optional<Instruction> at -O2.)
+bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction& insn,
+                        DecodeError& error);
+
+// How PtrToObjEnd's operand is read. The seed: an absolute CODE offset. OpenFA and T.O.R.E.,
+// tested on real files: relative to the end of the 4-byte instruction. See docs/fa.md.
+enum class ObjEndReading : uint8_t { kAbsolute, kRelative };
+int64_t obj_end_target(std::span<const uint8_t> code, uint32_t f2_offset, ObjEndReading reading);
+
+// A parsed Face (0xFC) instruction (seed 000, "Face (0xFC)").
+struct FaceView {
+  uint8_t content = 0;  // content flags: 0x40 normal, 0x04 texcoords, 0x02 fill background
+  uint8_t layout = 0;   // layout flags: 0x04 u16 indices, 0x02 byte centre, 0x01 byte texcoords
+  uint8_t color = 0;
+  uint8_t is_shadow = 0;
+  bool has_normal = false;
+  std::array<int16_t, 3> normal{};  // float = i16 / 32765.0
+  std::array<int16_t, 3> center{};
+  std::vector<uint16_t> indices;
+  bool has_texcoords = false;
+  std::vector<std::array<uint16_t, 2>> texcoords;
+};
+inline constexpr uint8_t kFaceHaveNormal = 0x40;
+inline constexpr uint8_t kFaceHaveTexcoords = 0x04;
+inline constexpr uint8_t kFaceFillBackground = 0x02;
+inline constexpr uint8_t kLayoutShortIndices = 0x04;
+inline constexpr uint8_t kLayoutByteCenter = 0x02;
+inline constexpr uint8_t kLayoutByteTexcoords = 0x01;
+inline constexpr double kFaceNormalScale = 1.0 / 32765.0;
+
+// Size of a Face from its flags and corner count (without reading past `code`); nullopt with
+// `error` filled when the bytes run out.
+std::optional<uint32_t> face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error);
+// Parses a Face already known to be complete (decode_instruction succeeded).
+FaceView parse_face(std::span<const uint8_t> code, uint32_t off);
+
+// VertexBuffer (0x82): [82 00][count u16][push_at u16][count × (x, y, z) i16].
+struct VertexBufferView {
+  uint16_t count = 0;
+  uint16_t push_at = 0;  // byte offset into the 8-byte-slot pool; slot index = push_at / 8
+  uint32_t first_slot() const { return push_at / 8u; }
+  bool aligned() const { return push_at % 8u == 0; }
+};
+VertexBufferView parse_vertex_buffer(std::span<const uint8_t> code, uint32_t off);
+std::array<int16_t, 3> vertex_at(std::span<const uint8_t> code, uint32_t off, uint32_t index);
+
+// TextureFile (0xE2): 14-byte NUL-padded name. SourceName (0x42): NUL-terminated string.
+std::string texture_file_name(std::span<const uint8_t> code, uint32_t off);
+std::string source_name(std::span<const uint8_t> code, uint32_t off);
+
+}  // namespace shapevm::fa

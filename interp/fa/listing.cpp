@@ -1,0 +1,653 @@
+#include "interp/fa/listing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "interp/common/byte_reader.h"
+#include "x86/disassembler.h"
+
+namespace shapevm::fa {
+namespace {
+
+using nlohmann::json;
+
+std::string hex(std::span<const uint8_t> bytes) {
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i) out.push_back(' ');
+    out += fmt::format("{:02x}", bytes[i]);
+  }
+  return out;
+}
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\' || c < 0x20 || c > 0x7E) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out + "\"";
+}
+
+std::string label_name(uint32_t offset) { return fmt::format("L_{:04x}", offset); }
+
+const char* role_name(LinkRole role) {
+  switch (role) {
+    case LinkRole::kJump: return "jump";
+    case LinkRole::kCall: return "call";
+    case LinkRole::kContinue: return "continue";
+    case LinkRole::kBranch: return "branch";
+    case LinkRole::kFrame: return "frame";
+    case LinkRole::kThen: return "then";
+    case LinkRole::kObjEnd: return "objend";
+  }
+  return "?";
+}
+
+struct RelocRef {
+  std::optional<uint32_t> target;  // CODE offset outside the trampolines
+  std::string stub;                // or the import whose trampoline it points at
+};
+
+class ListingBuilder {
+ public:
+  ListingBuilder(const Shape& shape, const WalkResult& walk)
+      : shape_(shape), walk_(walk), code_(shape.code()), stub_area_(shape.image.stub_area_offset) {}
+
+  Listing build() {
+    collect_relocations();
+    collect_targets();
+    segment();
+    assign_labels();
+    Listing listing;
+    listing.diagnostics = walk_.diagnostics;
+    directives(listing);
+    for (const auto& seg : segments_) listing.lines.push_back(render(seg));
+    if (labels_.count(static_cast<uint32_t>(code_.size()))) {
+      ListingLine end;
+      end.offset = static_cast<uint32_t>(code_.size());
+      end.label = labels_.at(end.offset);
+      end.kind = "end";
+      listing.lines.push_back(end);
+    }
+    return listing;
+  }
+
+ private:
+  struct Segment {
+    ItemKind kind;
+    uint32_t offset;
+    uint32_t size;
+    const WalkItem* item;                  // the walk item it comes from
+    std::string x86_text;                  // Capstone text for x86 lines
+    bool x86_valid = true;
+  };
+
+  void collect_relocations() {
+    for (const auto& r : shape_.image.relocations) {
+      if (!r.site_code_offset) continue;
+      const uint32_t site = *r.site_code_offset;
+      if (site >= stub_area_) {
+        stub_relocs_ = true;
+        continue;
+      }
+      if (uint64_t{site} + 4 > stub_area_) continue;
+      RelocRef ref;
+      if (r.target_code_offset) {
+        const uint32_t t = *r.target_code_offset;
+        if (const auto* tramp = shape_.image.trampoline_at(t)) {
+          ref.stub = tramp->import_name;
+        } else {
+          ref.target = t;
+        }
+      }
+      if (ref.target || !ref.stub.empty()) relocs_[site] = ref;
+    }
+  }
+
+  void add_target(int64_t t) {
+    if (t >= 0 && t <= static_cast<int64_t>(code_.size())) targets_.insert(static_cast<uint32_t>(t));
+  }
+
+  void collect_targets() {
+    for (const auto& item : walk_.items) {
+      if (item.kind != ItemKind::kInstruction) continue;
+      for (const auto& l : item.insn->links) add_target(l.target);
+      if (item.insn->op == 0xF2)
+        add_target(obj_end_target(code_, item.offset, ObjEndReading::kAbsolute));
+    }
+    for (const auto& [site, ref] : relocs_)
+      if (ref.target) add_target(*ref.target);
+  }
+
+  // Splits [begin, end) at targets and every 16 bytes, never splitting a relocated dword.
+  void segment_data(const WalkItem& item) {
+    uint32_t pos = item.offset;
+    const uint32_t end = item.offset + item.size;
+    while (pos < end) {
+      uint32_t stop = std::min(end, pos + 16);
+      auto t = targets_.upper_bound(pos);
+      if (t != targets_.end() && *t < stop) stop = *t;
+      stop = extend_over_relocs(pos, stop, end);
+      segments_.push_back({item.kind, pos, stop - pos, &item, "", true});
+      pos = stop;
+    }
+  }
+
+  // Moves `stop` forward so that no relocated dword straddles it.
+  uint32_t extend_over_relocs(uint32_t start, uint32_t stop, uint32_t limit) const {
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      auto it = relocs_.lower_bound(stop >= 3 ? stop - 3 : 0);
+      for (; it != relocs_.end() && it->first < stop; ++it) {
+        if (it->first >= start && it->first + 4 > stop) {
+          stop = std::min(limit, it->first + 4);
+          moved = true;
+        }
+      }
+    }
+    return stop;
+  }
+
+  void segment_x86(const WalkItem& item) {
+    uint32_t pos = item.offset;
+    const uint32_t end = item.offset + item.size;
+    while (pos < end) {
+      uint32_t stop = end;
+      auto t = targets_.upper_bound(pos);
+      if (t != targets_.end() && *t < stop) stop = *t;
+      auto insns = disassembler_.disassemble(std::span(code_).subspan(pos, stop - pos),
+                                             shape_.image.code_pointer(pos));
+      for (size_t i = 0; i < insns.size(); ++i) {
+        Segment seg{ItemKind::kX86, pos + insns[i].offset, insns[i].size, &item, insns[i].text,
+                    insns[i].valid};
+        // A relocated dword that straddles Capstone's boundary pulls the next bytes in.
+        const uint32_t want = extend_over_relocs(seg.offset, seg.offset + seg.size, stop);
+        while (seg.offset + seg.size < want && i + 1 < insns.size()) {
+          ++i;
+          seg.size += insns[i].size;
+          seg.x86_text += "; " + insns[i].text;
+        }
+        segments_.push_back(std::move(seg));
+      }
+      pos = stop;
+    }
+  }
+
+  void segment() {
+    for (const auto& item : walk_.items) {
+      switch (item.kind) {
+        case ItemKind::kX86:
+          segment_x86(item);
+          break;
+        case ItemKind::kSkipped:
+        case ItemKind::kTrailer:
+        case ItemKind::kUndecodable:
+          segment_data(item);
+          break;
+        default:
+          segments_.push_back({item.kind, item.offset, item.size, &item, "", true});
+          break;
+      }
+    }
+    for (const auto& s : segments_) line_starts_.insert(s.offset);
+    line_starts_.insert(static_cast<uint32_t>(code_.size()));
+  }
+
+  void assign_labels() {
+    for (uint32_t t : targets_) {
+      auto it = line_starts_.upper_bound(t);
+      const uint32_t base = *std::prev(it);
+      labels_.emplace(base, label_name(base));
+    }
+  }
+
+  // How the listing names CODE offset t: "L_0040", or "L_0040+3" inside a line.
+  std::optional<std::string> ref(int64_t t) const {
+    if (t < 0 || t > static_cast<int64_t>(code_.size())) return std::nullopt;
+    auto it = line_starts_.upper_bound(static_cast<uint32_t>(t));
+    const uint32_t base = *std::prev(it);
+    auto label = labels_.find(base);
+    if (label == labels_.end()) return std::nullopt;
+    if (base == t) return label->second;
+    return fmt::format("{}+{}", label->second, t - base);
+  }
+
+  std::string bytes_with_relocs(uint32_t offset, uint32_t size) const {
+    std::string out;
+    uint32_t pos = offset;
+    while (pos < offset + size) {
+      if (!out.empty()) out.push_back(' ');
+      auto r = relocs_.find(pos);
+      if (r != relocs_.end() && pos + 4 <= offset + size) {
+        if (r->second.target) {
+          auto name = ref(*r->second.target);
+          out += "{" + name.value_or("?") + "}";
+        } else {
+          out += "{" + r->second.stub + "}";
+        }
+        pos += 4;
+      } else {
+        out += fmt::format("{:02x}", code_[pos]);
+        pos += 1;
+      }
+    }
+    return out;
+  }
+
+  bool overlaps_reloc(uint32_t offset, uint32_t size) const {
+    auto it = relocs_.lower_bound(offset >= 3 ? offset - 3 : 0);
+    return it != relocs_.end() && it->first < offset + size;
+  }
+
+  std::string raw_comment(uint32_t offset, uint32_t size) const {
+    const uint32_t shown = std::min<uint32_t>(size, 10);
+    return fmt::format("{:04x}: {}{}", offset, hex(std::span(code_).subspan(offset, shown)),
+                       size > shown ? " …" : "");
+  }
+
+  void directives(Listing& listing) const {
+    const auto& img = shape_.image;
+    const auto& code_section = img.sections.at(img.code_section);
+    listing.directives.push_back(fmt::format("; {} — {} bytes of CODE, image base 0x{:x}", shape_.source(),
+                                             code_.size(), img.image_base));
+    listing.directives.push_back(fmt::format(".image base=0x{:x} code_va=0x{:x} section={} stub_relocs={}",
+                                             img.image_base, img.code_va, code_section.name,
+                                             stub_relocs_ ? 1 : 0));
+    for (const auto& imp : img.imports) listing.directives.push_back(".import " + imp.name);
+  }
+
+  ListingLine render(const Segment& seg) {
+    ListingLine line;
+    line.offset = seg.offset;
+    line.size = seg.size;
+    if (auto l = labels_.find(seg.offset); l != labels_.end()) line.label = l->second;
+    switch (seg.kind) {
+      case ItemKind::kHeader:
+        render_header(line);
+        break;
+      case ItemKind::kInstruction:
+        render_instruction(line, *seg.item->insn, seg.item->alignment);
+        break;
+      case ItemKind::kX86:
+        line.kind = "x86";
+        line.mnemonic = "x86";
+        line.text = "x86 " + bytes_with_relocs(seg.offset, seg.size);
+        line.comment = fmt::format("{:04x}: {}{}", seg.offset, seg.x86_text, seg.x86_valid ? "" : " (not x86)");
+        annotate_relocs(line, seg.offset, seg.size);
+        line.operands["capstone"] = seg.x86_text;
+        break;
+      case ItemKind::kStub: {
+        const auto* t = shape_.image.trampoline_at(seg.offset);
+        line.kind = "stub";
+        line.mnemonic = ".stub";
+        line.text = ".stub " + t->import_name + (t->operand_includes_image_base ? " abs" : "");
+        line.comment = fmt::format("{:04x}: jmp [0x{:x}] — {} import", seg.offset, t->operand,
+                                   t->is_function ? "function" : "data");
+        line.operands = {{"import", t->import_name}, {"function", t->is_function},
+                         {"operand", t->operand}};
+        break;
+      }
+      default: {
+        line.kind = "data";
+        line.mnemonic = ".db";
+        line.text = ".db " + bytes_with_relocs(seg.offset, seg.size);
+        const char* why = seg.kind == ItemKind::kSkipped   ? "skipped: EndObject before PtrToObjEnd's target"
+                          : seg.kind == ItemKind::kTrailer ? "after the end of the object"
+                                                           : "undecodable";
+        line.comment = fmt::format("{:04x}: {}", seg.offset, why);
+        annotate_relocs(line, seg.offset, seg.size);
+        line.operands["region"] = seg.kind == ItemKind::kSkipped   ? "skipped"
+                                  : seg.kind == ItemKind::kTrailer ? "trailer"
+                                                                   : "undecodable";
+        break;
+      }
+    }
+    return line;
+  }
+
+  void annotate_relocs(ListingLine& line, uint32_t offset, uint32_t size) const {
+    for (auto it = relocs_.lower_bound(offset); it != relocs_.end() && it->first < offset + size; ++it) {
+      if (!it->second.stub.empty()) {
+        line.comment += fmt::format(" [{}]", it->second.stub);
+      }
+    }
+  }
+
+  void render_header(ListingLine& line) const {
+    const auto& h = shape_.header;
+    line.kind = "header";
+    line.mnemonic = ".header";
+    line.text = fmt::format(".header radius_world={} radius={} scale={} extents={},{},{}", h.radius_world,
+                            h.radius, h.scale, h.extents[0], h.extents[1], h.extents[2]);
+    line.comment = fmt::format("{} | scale factor {}{}", raw_comment(0, kHeaderSize), h.scale_factor(),
+                               h.scale_in_table() ? "" : " (outside the seed's scale table)");
+    line.operands = {{"radius_world", h.radius_world}, {"radius", h.radius}, {"scale", h.scale},
+                     {"scale_factor", h.scale_factor()}, {"extents", h.extents}};
+  }
+
+  void render_instruction(ListingLine& line, const Instruction& insn, bool alignment) {
+    const OpcodeInfo& info = *insn.info;
+    line.kind = "instruction";
+    line.mnemonic = std::string(info.mnemonic);
+    line.operands["op"] = insn.op;
+    if (!info.handler.empty()) line.operands["handler"] = info.handler;
+    if (info.handler_address) line.operands["handler_address"] = info.handler_address;
+    line.operands["knowledge"] = info.knowledge == Knowledge::kTraced    ? "traced"
+                                 : info.knowledge == Knowledge::kPartial ? "partial"
+                                                                         : "untraced";
+    json links = json::array();
+    for (const auto& l : insn.links) links.push_back({{"role", role_name(l.role)}, {"target", l.target}});
+    if (!links.empty()) line.operands["links"] = links;
+
+    std::string detail;
+    std::optional<std::string> text = instruction_text(insn, detail, line);
+    if (info.word_magic && insn.size >= 2 && code_[insn.offset + 1] != 0 && text) {
+      *text += fmt::format(" pad=0x{:02x}", code_[insn.offset + 1]);
+    }
+    if (!text || overlaps_reloc(insn.offset, insn.size)) {
+      // No syntax reproduces these bytes exactly: keep them as data, decoded in the comment.
+      line.text = ".db " + bytes_with_relocs(insn.offset, insn.size);
+      detail = fmt::format("{} (as bytes){}", info.mnemonic, detail.empty() ? "" : ": " + detail);
+      line.continuation.clear();
+    } else {
+      line.text = *text;
+    }
+    std::string handler;
+    if (!info.handler.empty()) handler = std::string(info.handler);
+    if (info.handler_address) handler += fmt::format("{}0x{:X}", handler.empty() ? "" : " @ ", info.handler_address);
+    line.comment = raw_comment(insn.offset, insn.size);
+    if (!handler.empty()) line.comment += " | " + handler;
+    if (info.knowledge == Knowledge::kUntraced) line.comment += " | untraced";
+    if (alignment) line.comment += " | alignment after a return (never executes)";
+    if (!detail.empty()) line.comment += " | " + detail;
+  }
+
+  std::optional<std::string> target_arg(const Instruction& insn, LinkRole role, size_t nth = 0) const {
+    size_t seen = 0;
+    for (const auto& l : insn.links) {
+      if (l.role != role) continue;
+      if (seen++ == nth) {
+        auto r = ref(l.target);
+        if (!r) return std::nullopt;
+        return "@" + *r;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::string> embedded_jump_text(const Instruction& insn) const {
+    if (!insn.embedded_jump) return std::string();
+    auto t = target_arg(insn, LinkRole::kThen);
+    if (!t) return std::nullopt;
+    const char* name = insn.embedded_jump->op == 0x38 ? "ShortJump" : insn.embedded_jump->op == 0x48 ? "Jump" : "LongJump";
+    return fmt::format(" then={}:{}", name, *t);
+  }
+
+  std::string words(uint32_t at, int count) const {
+    std::string out;
+    for (int i = 0; i < count; ++i) {
+      if (i) out.push_back(',');
+      out += std::to_string(load_i16(code_.data() + at + 2 * i));
+    }
+    return out;
+  }
+
+  std::optional<std::string> instruction_text(const Instruction& insn, std::string& detail, ListingLine& line) const {
+    const uint32_t off = insn.offset;
+    const std::string m(insn.info->mnemonic);
+    auto u16at = [&](uint32_t k) { return load_u16(code_.data() + off + k); };
+    auto single = [&](LinkRole role) -> std::optional<std::string> {
+      auto t = target_arg(insn, role);
+      if (!t) return std::nullopt;
+      detail = fmt::format("-> 0x{:04x}", insn.links.front().target);
+      return m + " " + *t;
+    };
+    switch (insn.op) {
+      case 0x00:
+      case 0x01:
+        return m;
+      case 0x1E:
+        return m;
+      case 0xF0:
+        detail = "enter x86 (push esi; ret) at 0x" + fmt::format("{:04x}", off + 2);
+        return m;
+      case 0x48:
+      case 0x38:
+      case 0x50:
+        return single(LinkRole::kJump);
+      case 0x12:
+      case 0x6E:
+        return single(LinkRole::kCall);
+      case 0xAC:
+        return single(LinkRole::kBranch);
+      case 0xA6: {
+        auto t = target_arg(insn, LinkRole::kBranch);
+        if (!t) return std::nullopt;
+        detail = fmt::format("if _detail < {} -> 0x{:04x}", u16at(4), insn.links[0].target);
+        line.operands["threshold"] = u16at(4);
+        return fmt::format("{} {} threshold={}", m, *t, u16at(4));
+      }
+      case 0xC8: {
+        auto t = target_arg(insn, LinkRole::kBranch);
+        if (!t) return std::nullopt;
+        detail = fmt::format("if projected size < threshold -> 0x{:04x}", insn.links[0].target);
+        line.operands["size"] = u16at(2);
+        line.operands["threshold"] = u16at(4);
+        return fmt::format("{} {} size={} threshold={}", m, *t, u16at(2), u16at(4));
+      }
+      case 0x40: {
+        std::string out = m;
+        line.operands["nframes"] = u16at(2);
+        for (size_t k = 0; k < insn.links.size(); ++k) {
+          auto t = target_arg(insn, LinkRole::kFrame, k);
+          if (!t) return std::nullopt;
+          out += (k ? ", " : " ") + *t;
+        }
+        detail = fmt::format("{} frames, _frameCounter mod {}", insn.links.size(), insn.links.size());
+        return out;
+      }
+      case 0xF2: {
+        const int64_t abs = obj_end_target(code_, off, ObjEndReading::kAbsolute);
+        const int64_t rel = obj_end_target(code_, off, ObjEndReading::kRelative);
+        line.operands["absolute_target"] = abs;
+        line.operands["relative_target"] = rel;
+        detail = fmt::format("EndObject at 0x{:04x} (absolute reading) / 0x{:04x} (relative reading)", abs, rel);
+        auto r = ref(abs);
+        if (r) return m + " @" + *r;
+        return fmt::format("{} value=0x{:x}", m, u16at(2));
+      }
+      case 0x42: {
+        std::string s = source_name(code_, off);
+        line.operands["name"] = s;
+        return m + " " + quote(s);
+      }
+      case 0xE2: {
+        std::string s = texture_file_name(code_, off);
+        for (uint32_t i = 2 + static_cast<uint32_t>(s.size()); i < 16; ++i)
+          if (code_[off + i] != 0) return std::nullopt;  // padding that the syntax cannot carry
+        line.operands["name"] = s;
+        detail = "texture for following faces";
+        return m + " " + quote(s);
+      }
+      case 0xE0:
+        line.operands["index"] = u16at(2);
+        return fmt::format("{} {}", m, u16at(2));
+      case 0xF6: {
+        const uint16_t index = load_u16(code_.data() + off + 1);
+        const uint8_t color = code_[off + 3];
+        line.operands["index"] = index;
+        line.operands["color"] = color;
+        return fmt::format("{} index={} color=0x{:02x} normal={},{},{}", m, index, color,
+                           int8_t(code_[off + 4]), int8_t(code_[off + 5]), int8_t(code_[off + 6]));
+      }
+      case 0x82: {
+        const auto vb = parse_vertex_buffer(code_, off);
+        line.operands["count"] = vb.count;
+        line.operands["push_at"] = vb.push_at;
+        line.operands["first_slot"] = vb.first_slot();
+        detail = fmt::format("{} vertices into slots {}..{}{}", vb.count, vb.first_slot(),
+                             vb.first_slot() + vb.count - (vb.count ? 1 : 0),
+                             vb.aligned() ? "" : " (push_at not a multiple of 8)");
+        for (uint32_t i = 0; i < vb.count; ++i) {
+          auto v = vertex_at(code_, off, i);
+          line.continuation.push_back(fmt::format("v {}, {}, {}", v[0], v[1], v[2]));
+        }
+        return fmt::format("{} at={}", m, vb.push_at);
+      }
+      case 0xFC:
+        return face_text(insn, detail, line);
+      case 0x6C: {
+        auto call = target_arg(insn, LinkRole::kCall);
+        auto cont = target_arg(insn, LinkRole::kContinue);
+        auto then = embedded_jump_text(insn);
+        if (!call || !cont || !then || !insn.embedded_jump) return std::nullopt;
+        line.operands["field"] = u16at(2);
+        line.operands["cmp"] = u16at(4);
+        detail = fmt::format("object field 0x{:x} vs 0x{:x}: call 0x{:04x}, continue 0x{:04x}", u16at(2), u16at(4),
+                             insn.links[0].target, insn.links[1].target);
+        return fmt::format("{} field=0x{:x} cmp=0x{:x} call={} continue={}{}", m, u16at(2), u16at(4), *call, *cont,
+                           *then);
+      }
+      case 0x06:
+      case 0x0C:
+      case 0x0E:
+      case 0x10: {
+        const uint32_t rel_at = insn.op == 0x06 ? 16 : 12;
+        const int nwords = insn.op == 0x06 ? 6 : 4;
+        auto call = target_arg(insn, LinkRole::kCall);
+        if (!call) return std::nullopt;
+        std::string tail;
+        if (insn.embedded_jump) {
+          auto then = embedded_jump_text(insn);
+          if (!then) return std::nullopt;
+          tail = *then;
+        } else if (insn.size > rel_at + 2) {
+          tail = " tail=";
+          for (uint32_t i = rel_at + 2; i < insn.size; ++i) tail += fmt::format("{:02x}", code_[off + i]);
+        }
+        detail = fmt::format("plane test picks the order; call 0x{:04x}, then continue", insn.links[0].target);
+        line.operands["plane"] = words(off + 2, nwords);
+        return fmt::format("{} plane={} call={}{}", m, words(off + 2, nwords), *call, tail);
+      }
+      case 0xC4:
+      case 0xC6: {
+        auto call = target_arg(insn, LinkRole::kCall);
+        if (!call) return std::nullopt;
+        detail = "sub-model call at a relative transform (partially traced)";
+        return fmt::format("{} t={} a={} call={}", m, words(off + 2, 3), words(off + 8, 3), *call);
+      }
+      default:
+        break;
+    }
+    // Untraced fixed-size opcodes: operand bytes after [op][pad] (word-magic) or after [op].
+    const uint32_t first = insn.info->word_magic ? 2 : 1;
+    std::string raw;
+    for (uint32_t i = first; i < insn.size; ++i) raw += fmt::format("{:02x}", code_[off + i]);
+    return raw.empty() ? m : m + " raw=" + raw;
+  }
+
+  std::optional<std::string> face_text(const Instruction& insn, std::string& detail, ListingLine& line) const {
+    const FaceView f = parse_face(code_, insn.offset);
+    std::string out = fmt::format("Face content=0x{:02x} layout=0x{:02x} color=0x{:02x} shadow={}", f.content,
+                                  f.layout, f.color, f.is_shadow);
+    if (f.has_normal) {
+      out += fmt::format(" normal={},{},{} center={},{},{}", f.normal[0], f.normal[1], f.normal[2], f.center[0],
+                         f.center[1], f.center[2]);
+    }
+    std::string idx;
+    for (size_t i = 0; i < f.indices.size(); ++i) idx += (i ? "," : "") + std::to_string(f.indices[i]);
+    out += " idx=" + (idx.empty() ? std::string("-") : idx);
+    if (f.has_texcoords) {
+      std::string uv;
+      for (size_t i = 0; i < f.texcoords.size(); ++i)
+        uv += fmt::format("{}{},{}", i ? "," : "", f.texcoords[i][0], f.texcoords[i][1]);
+      out += " uv=" + (uv.empty() ? std::string("-") : uv);
+    }
+    std::vector<std::string> flags;
+    if (f.has_normal) flags.push_back("normal");
+    if (f.has_texcoords) flags.push_back("texcoords");
+    if (f.content & kFaceFillBackground) flags.push_back("fill-background");
+    if (f.layout & kLayoutShortIndices) flags.push_back("u16-indices");
+    if (f.layout & kLayoutByteCenter) flags.push_back("byte-centre");
+    if (f.layout & kLayoutByteTexcoords) flags.push_back("byte-texcoords");
+    detail = fmt::format("{} corners{}{}", f.indices.size(), flags.empty() ? "" : ", ", fmt::join(flags, ", "));
+    line.operands["content"] = f.content;
+    line.operands["layout"] = f.layout;
+    line.operands["color"] = f.color;
+    line.operands["is_shadow"] = f.is_shadow;
+    line.operands["indices"] = f.indices;
+    if (f.has_normal) {
+      line.operands["normal"] = f.normal;
+      line.operands["center"] = f.center;
+    }
+    if (f.has_texcoords) line.operands["texcoords"] = f.texcoords;
+    return out;
+  }
+
+  const Shape& shape_;
+  const WalkResult& walk_;
+  const std::vector<uint8_t>& code_;
+  uint32_t stub_area_;
+  x86::Disassembler disassembler_;
+  std::map<uint32_t, RelocRef> relocs_;
+  bool stub_relocs_ = false;
+  std::set<uint32_t> targets_;
+  std::vector<Segment> segments_;
+  std::set<uint32_t> line_starts_;
+  std::map<uint32_t, std::string> labels_;
+};
+
+}  // namespace
+
+Listing make_listing(const Shape& shape, const WalkResult& walk) { return ListingBuilder(shape, walk).build(); }
+
+std::string render_listing_text(const Shape&, const Listing& listing) {
+  std::string out;
+  for (const auto& d : listing.directives) out += d + "\n";
+  for (const auto& line : listing.lines) {
+    if (!line.label.empty()) out += line.label + ":\n";
+    if (line.kind == "end") continue;
+    std::string body = "    " + line.text;
+    if (!line.comment.empty()) {
+      if (body.size() < 52) body.resize(52, ' ');
+      body += " ; " + line.comment;
+    }
+    out += body + "\n";
+    for (const auto& c : line.continuation) out += "        " + c + "\n";
+  }
+  for (const auto& d : listing.diagnostics) {
+    out += fmt::format("; {} at 0x{:04x}: {}\n", d.level == WalkDiagnostic::Level::kError ? "error" : "warning",
+                       d.offset, d.message);
+  }
+  return out;
+}
+
+nlohmann::json render_listing_json(const Shape& shape, const Listing& listing) {
+  json lines = json::array();
+  for (const auto& line : listing.lines) {
+    json j = {{"offset", line.offset}, {"size", line.size}, {"kind", line.kind}, {"mnemonic", line.mnemonic},
+              {"text", line.text},     {"comment", line.comment}};
+    if (!line.label.empty()) j["label"] = line.label;
+    if (line.size) j["bytes"] = hex(std::span(shape.code()).subspan(line.offset, line.size));
+    if (!line.operands.empty()) j["operands"] = line.operands;
+    if (!line.continuation.empty()) j["vertices"] = line.continuation;
+    lines.push_back(std::move(j));
+  }
+  json diags = json::array();
+  for (const auto& d : listing.diagnostics)
+    diags.push_back({{"level", d.level == WalkDiagnostic::Level::kError ? "error" : "warning"},
+                     {"offset", d.offset},
+                     {"message", d.message}});
+  return {{"source", shape.source()}, {"directives", listing.directives}, {"lines", lines}, {"diagnostics", diags}};
+}
+
+}  // namespace shapevm::fa

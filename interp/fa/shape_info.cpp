@@ -1,0 +1,182 @@
+#include "interp/fa/shape_info.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "interp/common/byte_reader.h"
+
+namespace shapevm::fa {
+
+ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk) {
+  ShapeInfo info;
+  const auto& code = shape.code();
+  for (const auto& item : walk.items) {
+    if (item.kind == ItemKind::kX86) info.x86_bytes += item.size;
+    if (item.kind != ItemKind::kInstruction) continue;
+    const Instruction& insn = *item.insn;
+    ++info.instructions;
+    ++info.opcode_counts[std::string(insn.info->mnemonic)];
+    const uint32_t off = insn.offset;
+    switch (insn.op) {
+      case 0x82: {
+        auto vb = parse_vertex_buffer(code, off);
+        ++info.vertex_buffers;
+        info.vertices += vb.count;
+        info.pool_slots = std::max(info.pool_slots, vb.first_slot() + vb.count);
+        break;
+      }
+      case 0xFC: {
+        ++info.faces;
+        if (code[off + 1] & kFaceHaveTexcoords) ++info.textured_faces;
+        break;
+      }
+      case 0xE2: {
+        auto name = texture_file_name(code, off);
+        if (std::find(info.textures.begin(), info.textures.end(), name) == info.textures.end())
+          info.textures.push_back(name);
+        break;
+      }
+      case 0xE0: ++info.texture_indices; break;
+      case 0x40:
+        ++info.frame_tables;
+        info.max_frames = std::max<uint32_t>(info.max_frames, load_u16(code.data() + off + 2));
+        break;
+      case 0xC8: {
+        ++info.lod_sites;
+        const uint16_t thr = load_u16(code.data() + off + 4);
+        // A zero threshold never branches (projected < 0 is impossible): not a level.
+        if (thr) info.lod_thresholds.insert(thr);
+        break;
+      }
+      case 0xA6:
+        ++info.detail_sites;
+        info.detail_thresholds.insert(load_u16(code.data() + off + 4));
+        break;
+      case 0xAC: ++info.damage_branches; break;
+      case 0x06: case 0x0C: case 0x0E: case 0x10: case 0x6C: ++info.selectors; break;
+      case 0x12: case 0x6E: case 0xC4: case 0xC6: ++info.calls; break;
+      case 0xF0: ++info.x86_blocks; break;
+      default: break;
+    }
+  }
+  info.obj_end = obj_end_reports(shape, walk);
+  return info;
+}
+
+namespace {
+const char* reading_verdict(const ObjEndReport& r) {
+  if (r.absolute_on_end_object && r.relative_on_end_object) return "both readings land on 00";
+  if (r.absolute_on_end_object) return "absolute reading lands on EndObject";
+  if (r.relative_on_end_object) return "relative reading lands on EndObject";
+  return "neither reading lands on 00";
+}
+}  // namespace
+
+nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const ShapeInfo& info) {
+  using nlohmann::json;
+  const auto& h = shape.header;
+  const auto& img = shape.image;
+  json imports = json::array();
+  for (const auto& i : img.imports)
+    imports.push_back({{"name", i.name}, {"function", i.is_function}, {"slot_rva", i.slot_rva}});
+  json trampolines = json::array();
+  for (const auto& t : img.trampolines)
+    trampolines.push_back({{"offset", t.code_offset}, {"name", t.import_name}, {"function", t.is_function},
+                           {"operand", t.operand}, {"operand_includes_image_base", t.operand_includes_image_base}});
+  json objend = json::array();
+  for (const auto& r : info.obj_end)
+    objend.push_back({{"offset", r.f2_offset}, {"operand", r.operand}, {"absolute_target", r.absolute_target},
+                      {"relative_target", r.relative_target}, {"absolute_on_end_object", r.absolute_on_end_object},
+                      {"relative_on_end_object", r.relative_on_end_object}, {"verdict", reading_verdict(r)}});
+  json diags = json::array();
+  for (const auto& d : walk.diagnostics)
+    diags.push_back({{"level", d.level == WalkDiagnostic::Level::kError ? "error" : "warning"},
+                     {"offset", d.offset}, {"message", d.message}});
+  return {
+      {"source", shape.source()},
+      {"engine", "fa"},
+      {"header", {{"radius_world", h.radius_world}, {"radius", h.radius}, {"scale", h.scale},
+                  {"scale_factor", h.scale_factor()}, {"scale_in_table", h.scale_in_table()},
+                  {"extents", h.extents}}},
+      {"container", {{"signature", img.signature}, {"image_base", img.image_base}, {"code_va", img.code_va},
+                     {"code_size", img.code.size()}, {"stub_area_offset", img.stub_area_offset},
+                     {"relocations", img.relocations.size()}, {"reloc_targets", walk.reloc_targets.size()},
+                     {"import_dll", img.import_dll}}},
+      {"instructions", info.instructions},
+      {"opcodes", info.opcode_counts},
+      {"vertex_buffers", info.vertex_buffers},
+      {"vertices", info.vertices},
+      {"pool_slots", info.pool_slots},
+      {"faces", info.faces},
+      {"textured_faces", info.textured_faces},
+      {"textures", info.textures},
+      {"texture_indices", info.texture_indices},
+      {"frame_tables", info.frame_tables},
+      {"max_frames", info.max_frames},
+      {"lod_sites", info.lod_sites},
+      {"lod_thresholds", info.lod_thresholds},
+      {"lod_levels", info.lod_levels()},
+      {"detail_sites", info.detail_sites},
+      {"detail_thresholds", info.detail_thresholds},
+      {"damage_branches", info.damage_branches},
+      {"selectors", info.selectors},
+      {"calls", info.calls},
+      {"x86_blocks", info.x86_blocks},
+      {"x86_bytes", info.x86_bytes},
+      {"imports", imports},
+      {"trampolines", trampolines},
+      {"ptr_to_obj_end", objend},
+      {"diagnostics", diags},
+  };
+}
+
+std::string shape_info_text(const Shape& shape, const WalkResult& walk, const ShapeInfo& info) {
+  const auto& h = shape.header;
+  const auto& img = shape.image;
+  std::string out;
+  auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("{:<18} {}\n", key, value); };
+  line("file", shape.source());
+  line("header", fmt::format("radius_world {}, radius {}, scale {} (x{}{}), extents {} {} {}", h.radius_world,
+                             h.radius, h.scale, h.scale_factor(), h.scale_in_table() ? "" : ", outside the seed's table",
+                             h.extents[0], h.extents[1], h.extents[2]));
+  line("container", fmt::format("{} image base 0x{:x}, CODE va 0x{:x}, {} bytes, {} relocations ({} into the stream)",
+                                img.signature, img.image_base, img.code_va, img.code.size(), img.relocations.size(),
+                                walk.reloc_targets.size()));
+  line("instructions", std::to_string(info.instructions));
+  std::string ops;
+  for (const auto& [name, n] : info.opcode_counts) ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", name, n);
+  line("by opcode", ops);
+  line("vertices", fmt::format("{} in {} buffers, pool of {} slots", info.vertices, info.vertex_buffers, info.pool_slots));
+  line("faces", fmt::format("{} ({} textured)", info.faces, info.textured_faces));
+  line("textures", info.textures.empty() ? std::string("none") : fmt::format("{}", fmt::join(info.textures, ", ")));
+  line("frame tables", fmt::format("{} (max {} frames)", info.frame_tables, info.max_frames));
+  line("LOD", fmt::format("{} sites, {} levels, thresholds {}", info.lod_sites, info.lod_levels(),
+                          fmt::join(info.lod_thresholds, " ")));
+  line("detail", fmt::format("{} sites, thresholds {}", info.detail_sites, fmt::join(info.detail_thresholds, " ")));
+  line("damage", fmt::format("{} branches", info.damage_branches));
+  line("selectors/calls", fmt::format("{} draw-order selectors, {} calls", info.selectors, info.calls));
+  line("x86", fmt::format("{} blocks, {} bytes", info.x86_blocks, info.x86_bytes));
+  std::vector<std::string> names;
+  for (const auto& i : img.imports) names.push_back(i.name + (i.is_function ? "()" : ""));
+  line("imports", names.empty() ? std::string("none") : fmt::format("{} from {}: {}", names.size(), img.import_dll,
+                                                                     fmt::join(names, ", ")));
+  line("trampolines", fmt::format("{} at 0x{:x}", img.trampolines.size(), img.stub_area_offset));
+  for (const auto& r : info.obj_end) {
+    line("PtrToObjEnd", fmt::format("at 0x{:04x}: absolute 0x{:04x}, relative 0x{:04x}: {}", r.f2_offset,
+                                    r.absolute_target, r.relative_target, reading_verdict(r)));
+  }
+  for (const auto& d : walk.diagnostics) {
+    line(d.level == WalkDiagnostic::Level::kError ? "error" : "warning", fmt::format("0x{:04x}: {}", d.offset, d.message));
+  }
+  return out;
+}
+
+std::string shape_summary_line(const Shape& shape, const ShapeInfo& info) {
+  return fmt::format("{}: scale x{}, {} vertices, {} faces, {} LOD levels, {} frames, {} x86 blocks, textures [{}]",
+                     shape.source(), shape.header.scale_factor(), info.vertices, info.faces, info.lod_levels(),
+                     info.max_frames, info.x86_blocks, fmt::join(info.textures, ", "));
+}
+
+}  // namespace shapevm::fa
