@@ -2,6 +2,7 @@
 // FA-25, FA-28..FA-30). The expected values are written out here independently of opcodes.cpp.
 #include <doctest/doctest.h>
 
+#include <ios>
 #include <map>
 #include <vector>
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "interp/common/byte_reader.h"
 #include "interp/common/input_error.h"
 #include "interp/fa/listing.h"
 #include "tests/fa/shape_text.h"
