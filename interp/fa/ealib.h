@@ -7,37 +7,54 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shapevm::fa {
 
 struct LibEntry {
-  std::string name;       // as stored (8.3), e.g. "A10.SH"
-  uint8_t flags = 0;      // 0 stored, 1 LZSS, 3 PXPK, 4 DCL
-  uint32_t offset = 0;    // absolute offset of the member's stored bytes
+  std::string name;     // as stored (8.3), e.g. "A10.SH"
+  uint8_t flags = 0;    // 0 stored, 1 LZSS, 3 PXPK, 4 DCL
+  uint32_t offset = 0;  // absolute offset of the member's stored bytes
   uint32_t stored_size = 0;
   // Unpacked size: stored_size for flags 0, the u32 size prefix for flags 4, 0 when unknown.
   uint32_t unpacked_size = 0;
+  // False when unpacked_size is unknown (flags 1/3/other, or a DCL member too short for its
+  // size prefix), so a listing can tell "unknown" from a genuinely empty member.
+  bool unpacked_size_known = false;
 };
+
+// A word for a flags value, for listings: "stored", "lzss", "pxpk", "dcl" or "unknown".
+const char* compression_name(uint8_t flags);
 
 class EaLib {
  public:
   // Parses the directory; throws InputError (file, offset, expectation) on any inconsistency.
   // `data` must outlive the EaLib.
   EaLib(std::span<const uint8_t> data, std::string source);
+  // A temporary buffer would dangle as soon as the constructor returns.
+  EaLib(std::vector<uint8_t>&& data, std::string source) = delete;
 
   const std::vector<LibEntry>& entries() const { return entries_; }
   // Case-insensitive exact-name lookup; nullptr if absent.
   const LibEntry* find(std::string_view name) const;
   // The member's bytes, decompressed. Throws InputError for unsupported flags or a bad stream;
-  // the error's source is "LIB:MEMBER".
+  // the error's source is "LIB:MEMBER" and its offset counts from the start of the member's
+  // stored bytes (for flags 4 the size prefix is at 0 and the DCL stream starts at 4).
   std::vector<uint8_t> extract(const LibEntry& entry) const;
+  // Throws the InputError extract() would throw for a member whose flags shapevm cannot
+  // decode (1, 3 or unknown), without decoding anything; callers use it to refuse early.
+  void check_supported(const LibEntry& entry) const;
   const std::string& source() const { return source_; }
+  // False for a file without the 18-byte directory terminator: its last member runs to the end
+  // of the file. Such files are accepted; listings mention it.
+  bool has_terminator() const { return has_terminator_; }
 
  private:
   std::span<const uint8_t> data_;
   std::string source_;
   std::vector<LibEntry> entries_;
+  bool has_terminator_ = true;
 };
 
 }  // namespace shapevm::fa
