@@ -1,0 +1,54 @@
+#include "raster/framebuffer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace shapevm::raster {
+
+ClipRect ClipRect::intersect(const ClipRect& other) const {
+  return {std::max(left, other.left), std::max(top, other.top), std::min(right, other.right),
+          std::min(bottom, other.bottom)};
+}
+
+Framebuffer::Framebuffer(int width, int height, uint8_t fill) : width_(width), height_(height) {
+  if (width < 1 || height < 1 || width > kMaxDimension || height > kMaxDimension) {
+    throw std::invalid_argument(fmt::format("framebuffer size {}x{}: each side must be 1..{}",
+                                            width, height, kMaxDimension));
+  }
+  pixels_.assign(static_cast<size_t>(width) * static_cast<size_t>(height), fill);
+}
+
+void Framebuffer::clear(uint8_t index) {
+  std::fill(pixels_.begin(), pixels_.end(), index);
+}
+
+void Framebuffer::check(int x, int y) const {
+  if (x < 0 || y < 0 || x >= width_ || y >= height_) {
+    throw std::out_of_range(
+        fmt::format("pixel ({}, {}) outside the {}x{} framebuffer", x, y, width_, height_));
+  }
+}
+
+uint8_t Framebuffer::at(int x, int y) const {
+  check(x, y);
+  return pixels_[static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x)];
+}
+
+void Framebuffer::set(int x, int y, uint8_t index) {
+  check(x, y);
+  pixels_[static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x)] = index;
+}
+
+uint8_t* Framebuffer::row(int y) {
+  check(0, y);
+  return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
+}
+
+const uint8_t* Framebuffer::row(int y) const {
+  check(0, y);
+  return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
+}
+
+}  // namespace shapevm::raster

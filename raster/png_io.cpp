@@ -1,0 +1,283 @@
+#include "raster/png_io.h"
+
+#include <fmt/format.h>
+#include <png.h>
+
+#include <array>
+#include <csetjmp>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <unordered_map>
+
+#include "interp/common/file_io.h"
+#include "interp/common/input_error.h"
+
+// libpng reports errors by longjmp. longjmp may only skip frames that own no objects with
+// destructors, so the functions that call setjmp below (run_png_write, run_png_read) create no
+// such objects: every container they fill is owned by the caller and reached through a state
+// struct, and the libpng callbacks never let a C++ exception escape into libpng.
+
+namespace shapevm::raster {
+
+namespace {
+
+constexpr size_t kMessageSize = 256;
+
+struct PngMessage {
+  char text[kMessageSize] = {};
+};
+
+[[noreturn]] void on_png_error(png_structp png, png_const_charp message) {
+  auto* sink = static_cast<PngMessage*>(png_get_error_ptr(png));
+  std::snprintf(sink->text, kMessageSize, "%s", message ? message : "libpng error");
+  png_longjmp(png, 1);
+}
+
+// Warnings (e.g. about ancillary chunks) do not change the pixels; they are not reported.
+void on_png_warning(png_structp, png_const_charp) {}
+
+struct PngWriteState {
+  PngMessage message;
+  std::vector<uint8_t>* out = nullptr;
+};
+
+void on_png_write(png_structp png, png_bytep data, size_t length) {
+  auto* state = static_cast<PngWriteState*>(png_get_io_ptr(png));
+  bool appended = true;
+  try {
+    state->out->insert(state->out->end(), data, data + length);
+  } catch (const std::bad_alloc&) {
+    appended = false;
+  }
+  if (!appended) png_error(png, "out of memory while encoding");
+}
+
+void on_png_flush(png_structp) {}
+
+bool run_png_write(PngWriteState& state, png_uint_32 width, png_uint_32 height,
+                   const png_color* plte, png_bytepp rows) {
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, &state.message, on_png_error, on_png_warning);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr) {
+    png_destroy_write_struct(&png, nullptr);
+    return false;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    return false;
+  }
+  png_set_write_fn(png, &state, on_png_write, on_png_flush);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_PLTE(png, info, plte, 256);
+  // Fixed choices rather than libpng's heuristics, so the bytes only depend on the frame.
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_compression_level(png, 9);
+  png_write_info(png, info);
+  png_write_image(png, rows);
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return true;
+}
+
+struct PngReadState {
+  PngMessage message;
+  std::span<const uint8_t> input;
+  size_t position = 0;
+  // Outputs, owned by the caller.
+  std::vector<uint8_t>* pixels = nullptr;
+  std::vector<png_bytep>* rows = nullptr;
+  png_uint_32 width = 0;
+  png_uint_32 height = 0;
+  bool indexed = false;
+  std::array<png_color, 256> plte{};
+  int plte_entries = 0;
+};
+
+void on_png_read(png_structp png, png_bytep data, size_t length) {
+  auto* state = static_cast<PngReadState*>(png_get_io_ptr(png));
+  if (length > state->input.size() - state->position) png_error(png, "the file ends early");
+  std::memcpy(data, state->input.data() + state->position, length);
+  state->position += length;
+}
+
+// Decodes into state.pixels: one byte per pixel for indexed images, RGBA otherwise.
+bool run_png_read(PngReadState& state) {
+  png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, &state.message, on_png_error, on_png_warning);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr) {
+    png_destroy_read_struct(&png, nullptr, nullptr);
+    return false;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    return false;
+  }
+  png_set_read_fn(png, &state, on_png_read);
+  png_set_user_limits(png, Framebuffer::kMaxDimension, Framebuffer::kMaxDimension);
+  png_read_info(png, info);
+  int bit_depth = 0;
+  int color_type = 0;
+  png_get_IHDR(png, info, &state.width, &state.height, &bit_depth, &color_type, nullptr, nullptr,
+               nullptr);
+  size_t channels = 1;
+  if (color_type == PNG_COLOR_TYPE_PALETTE) {
+    state.indexed = true;
+    png_set_packing(png);  // 1, 2 and 4-bit indices become one byte each
+    png_colorp plte = nullptr;
+    int entries = 0;
+    if (png_get_PLTE(png, info, &plte, &entries) != 0) {
+      state.plte_entries = entries < 0 ? 0 : (entries > 256 ? 256 : entries);
+      std::memcpy(state.plte.data(), plte,
+                  sizeof(png_color) * static_cast<size_t>(state.plte_entries));
+    }
+  } else {
+    channels = 4;
+    png_set_expand(png);  // low-depth grey to 8 bits, tRNS to alpha
+    png_set_strip_16(png);
+    png_set_gray_to_rgb(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && png_get_valid(png, info, PNG_INFO_tRNS) == 0) {
+      png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    }
+  }
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  const size_t row_bytes = static_cast<size_t>(state.width) * channels;
+  if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected row layout");
+  // png_error longjmps, which must not leave a catch handler: note the failure, then report it.
+  bool allocated = true;
+  try {
+    state.pixels->resize(row_bytes * state.height);
+    state.rows->resize(state.height);
+  } catch (const std::bad_alloc&) {
+    allocated = false;
+  }
+  if (!allocated) png_error(png, "out of memory");
+  for (png_uint_32 y = 0; y < state.height; ++y) {
+    (*state.rows)[y] = state.pixels->data() + row_bytes * y;
+  }
+  png_read_image(png, state.rows->data());
+  png_read_end(png, nullptr);
+  png_destroy_read_struct(&png, &info, nullptr);
+  return true;
+}
+
+uint32_t pack_rgb(uint8_t r, uint8_t g, uint8_t b) {
+  return (static_cast<uint32_t>(r) << 16) | (static_cast<uint32_t>(g) << 8) | b;
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_indexed_png(const Framebuffer& frame, const Palette& palette) {
+  std::array<png_color, 256> plte{};
+  for (size_t i = 0; i < 256; ++i) {
+    plte[i] = {palette.colors[i].r, palette.colors[i].g, palette.colors[i].b};
+  }
+  std::vector<png_bytep> rows(static_cast<size_t>(frame.height()));
+  // libpng takes non-const row pointers but only reads them when writing.
+  auto* base = const_cast<uint8_t*>(frame.pixels().data());
+  for (size_t y = 0; y < rows.size(); ++y) rows[y] = base + y * static_cast<size_t>(frame.width());
+  std::vector<uint8_t> out;
+  PngWriteState state;
+  state.out = &out;
+  if (!run_png_write(state, static_cast<png_uint_32>(frame.width()),
+                     static_cast<png_uint_32>(frame.height()), plte.data(), rows.data())) {
+    throw std::runtime_error(fmt::format("PNG encoding failed: {}", state.message.text));
+  }
+  return out;
+}
+
+void write_indexed_png(const std::filesystem::path& path, const Framebuffer& frame,
+                       const Palette& palette) {
+  write_file_atomic(path, encode_indexed_png(frame, palette));
+}
+
+IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& source,
+                        const Palette* rgb_palette) {
+  std::vector<uint8_t> pixels;
+  std::vector<png_bytep> rows;
+  PngReadState state;
+  state.input = bytes;
+  state.pixels = &pixels;
+  state.rows = &rows;
+  if (!run_png_read(state)) {
+    throw InputError(
+        source, fmt::format("not a readable PNG: {}",
+                            state.message.text[0] != '\0' ? state.message.text : "libpng failed"));
+  }
+  const int width = static_cast<int>(state.width);
+  const int height = static_cast<int>(state.height);
+  IndexedImage image{Framebuffer(width, height), Palette{}, 0};
+  if (state.indexed) {
+    std::copy(pixels.begin(), pixels.end(), image.frame.pixels().begin());
+    image.palette_entries = state.plte_entries;
+    for (int i = 0; i < state.plte_entries; ++i) {
+      const png_color& c = state.plte[static_cast<size_t>(i)];
+      image.palette.colors[static_cast<size_t>(i)] = {c.red, c.green, c.blue};
+    }
+    return image;
+  }
+
+  if (rgb_palette == nullptr) {
+    throw InputError(source, "an RGB PNG needs a palette to map its colours to indices");
+  }
+  image.palette = *rgb_palette;
+  image.palette_entries = 256;
+  // Lowest index wins when a colour appears more than once: iterate downward and overwrite.
+  std::unordered_map<uint32_t, uint8_t> index_of;
+  for (int i = 255; i >= 0; --i) {
+    const Rgb& c = rgb_palette->colors[static_cast<size_t>(i)];
+    index_of[pack_rgb(c.r, c.g, c.b)] = static_cast<uint8_t>(i);
+  }
+  auto out = image.frame.pixels();
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const size_t at =
+          static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x);
+      const uint8_t* rgba = pixels.data() + at * 4;
+      if (rgba[3] != 255) {
+        throw InputError(source, fmt::format("pixel ({}, {}) has alpha {}; captures must be opaque",
+                                             x, y, rgba[3]));
+      }
+      auto found = index_of.find(pack_rgb(rgba[0], rgba[1], rgba[2]));
+      if (found == index_of.end()) {
+        throw InputError(source,
+                         fmt::format("pixel ({}, {}) has colour #{:02x}{:02x}{:02x}, which is not "
+                                     "in the palette",
+                                     x, y, rgba[0], rgba[1], rgba[2]));
+      }
+      out[at] = found->second;
+    }
+  }
+  return image;
+}
+
+IndexedImage read_png(const std::filesystem::path& path, const Palette* rgb_palette) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return decode_png(bytes, path.string(), rgb_palette);
+}
+
+Framebuffer read_raw_indexed(const std::filesystem::path& path, int width, int height) {
+  if (width < 1 || height < 1 || width > Framebuffer::kMaxDimension ||
+      height > Framebuffer::kMaxDimension) {
+    throw InputError(path.string(), fmt::format("raw frame size {}x{}: each side must be 1..{}",
+                                                width, height, Framebuffer::kMaxDimension));
+  }
+  const std::vector<uint8_t> bytes = read_file(path);
+  const size_t expected = static_cast<size_t>(width) * static_cast<size_t>(height);
+  if (bytes.size() != expected) {
+    throw InputError(path.string(),
+                     fmt::format("expected exactly {} bytes for a raw {}x{} 8-bit frame, got {}",
+                                 expected, width, height, bytes.size()));
+  }
+  Framebuffer frame(width, height);
+  std::copy(bytes.begin(), bytes.end(), frame.pixels().begin());
+  return frame;
+}
+
+}  // namespace shapevm::raster

@@ -1,0 +1,382 @@
+#include "raster/polygon_fill.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace shapevm::raster {
+
+namespace {
+
+__extension__ using Wide = __int128;
+
+enum class FillMode { kFlat, kGouraud, kAffine, kPerspective };
+
+// How many values each fill interpolates: Gouraud {shade}; affine {u, v}; perspective
+// {1/w, u/w, v/w}.
+constexpr size_t attribute_count(FillMode mode) {
+  switch (mode) {
+    case FillMode::kFlat:
+      return 0;
+    case FillMode::kGouraud:
+      return 1;
+    case FillMode::kAffine:
+      return 2;
+    case FillMode::kPerspective:
+      return 3;
+  }
+  return 0;
+}
+
+// The perspective kernel carries 1/w at Q28 (the vertex format's Q30 shifted down by two). With
+// |u| < 2^31 that keeps u/w below 2^59, so span stepping (which may overshoot the right-hand
+// value by up to one step) can never leave int64.
+constexpr int kPerspectiveQShift = 2;
+constexpr size_t kMaxAttributes = 3;
+using Attributes = std::array<int64_t, kMaxAttributes>;
+
+// An edge oriented downward: `top` has the smaller y. Horizontal edges cross no row and are
+// dropped, so bottom.y > top.y always.
+struct Edge {
+  uint32_t top;
+  uint32_t bottom;
+};
+
+// One YLR row: the extreme crossings and the edges they came from (-1: no crossing).
+struct RowCrossings {
+  int64_t left_x;
+  int64_t right_x;
+  int32_t left_edge;
+  int32_t right_edge;
+};
+
+// Reused between calls so a fill allocates nothing once warm.
+struct Scratch {
+  std::vector<Edge> edges;
+  std::vector<RowCrossings> rows;
+  std::vector<Attributes> vertex_attributes;
+};
+
+Scratch& scratch() {
+  thread_local Scratch instance;
+  return instance;
+}
+
+// floor(numerator / denominator) split into quotient and a remainder in [0, denominator).
+void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient, int64_t& remainder) {
+  Wide q = numerator / denominator;
+  Wide r = numerator % denominator;
+  if (r < 0) {
+    --q;
+    r += denominator;
+  }
+  quotient = static_cast<int64_t>(q);
+  remainder = static_cast<int64_t>(r);
+}
+
+// Steps x(row) = top.x + floor(dx * (row - top.y) / dy) one row at a time with an exact
+// quotient/remainder pair, so every row gets the same value a direct evaluation would, and a
+// shared edge gives identical crossings to both polygons that use it.
+class EdgeStepper {
+ public:
+  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator)
+      : denominator_(denominator) {
+    floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder_);
+    value_ += start;
+    floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
+                 step_remainder_);
+  }
+  int64_t value() const { return value_; }
+  void advance() {
+    value_ += step_quotient_;
+    remainder_ += step_remainder_;
+    if (remainder_ >= denominator_) {
+      remainder_ -= denominator_;
+      ++value_;
+    }
+  }
+
+ private:
+  int64_t denominator_;
+  int64_t value_ = 0;
+  int64_t remainder_ = 0;
+  int64_t step_quotient_ = 0;
+  int64_t step_remainder_ = 0;
+};
+
+ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {
+  ClipRect clip = frame.bounds();
+  if (rules.clip) clip = clip.intersect(*rules.clip);
+  return clip;
+}
+
+// Builds the YLR table for rows [row_begin, row_end) into scratch.rows; returns the row that
+// scratch.rows[0] describes. Leaves scratch.rows empty when no row is covered.
+int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int64_t row_end,
+                  Scratch& work) {
+  work.edges.clear();
+  work.rows.clear();
+  if (polygon.size() < 3) return row_begin;
+  Fixed y_min = polygon[0].y;
+  Fixed y_max = polygon[0].y;
+  for (const ScreenVertex& vertex : polygon) {
+    y_min = std::min(y_min, vertex.y);
+    y_max = std::max(y_max, vertex.y);
+  }
+  int64_t first_row = std::max(fixed_ceil64(y_min), row_begin);
+  int64_t end_row = std::min(fixed_ceil64(y_max), row_end);
+  if (first_row >= end_row) return first_row;
+  work.rows.assign(static_cast<size_t>(end_row - first_row),
+                   RowCrossings{std::numeric_limits<int64_t>::max(),
+                                std::numeric_limits<int64_t>::min(), -1, -1});
+
+  const size_t count = polygon.size();
+  for (size_t i = 0; i < count; ++i) {
+    const size_t next = (i + 1) % count;
+    if (polygon[i].y == polygon[next].y) continue;
+    const Edge edge = polygon[i].y < polygon[next].y
+                          ? Edge{static_cast<uint32_t>(i), static_cast<uint32_t>(next)}
+                          : Edge{static_cast<uint32_t>(next), static_cast<uint32_t>(i)};
+    const ScreenVertex& top = polygon[edge.top];
+    const ScreenVertex& bottom = polygon[edge.bottom];
+    // The edge covers rows ceil(top.y) .. ceil(bottom.y) - 1: half-open, so a vertex row belongs
+    // to exactly one of the two edges meeting there (or to both when it lies at an integer y on
+    // a vertical extreme, which min/max handles).
+    const int64_t edge_first = std::max(fixed_ceil64(top.y), first_row);
+    const int64_t edge_end = std::min(fixed_ceil64(bottom.y), end_row);
+    if (edge_first >= edge_end) continue;
+    const auto edge_index = static_cast<int32_t>(work.edges.size());
+    work.edges.push_back(edge);
+
+    EdgeStepper x(top.x, static_cast<int64_t>(bottom.x) - top.x, edge_first * kFixedOne - top.y,
+                  static_cast<int64_t>(bottom.y) - top.y);
+    for (int64_t row = edge_first; row < edge_end; ++row, x.advance()) {
+      RowCrossings& crossings = work.rows[static_cast<size_t>(row - first_row)];
+      // Strict comparisons: on a tie the earlier edge keeps the row, deterministically.
+      if (x.value() < crossings.left_x) {
+        crossings.left_x = x.value();
+        crossings.left_edge = edge_index;
+      }
+      if (x.value() > crossings.right_x) {
+        crossings.right_x = x.value();
+        crossings.right_edge = edge_index;
+      }
+    }
+  }
+  return first_row;
+}
+
+template <FillMode kMode>
+void vertex_attributes(const ScreenVertex& vertex, Attributes& out) {
+  if constexpr (kMode == FillMode::kGouraud) {
+    out[0] = vertex.shade;
+  } else if constexpr (kMode == FillMode::kAffine) {
+    out[0] = vertex.u;
+    out[1] = vertex.v;
+  } else if constexpr (kMode == FillMode::kPerspective) {
+    const int64_t inv_w = std::clamp<int64_t>(vertex.inv_w, 1, kInvWOne);
+    const int64_t q = std::max<int64_t>(inv_w >> kPerspectiveQShift, 1);
+    out[0] = q;
+    out[1] = static_cast<int64_t>(vertex.u) * q;
+    out[2] = static_cast<int64_t>(vertex.v) * q;
+  }
+}
+
+// An attribute where `edge` crosses `row`, evaluated exactly (same rounding as the x crossing).
+int64_t edge_attribute(std::span<const ScreenVertex> polygon, const Scratch& work, const Edge& edge,
+                       size_t attribute, int64_t row) {
+  const int64_t a0 = work.vertex_attributes[edge.top][attribute];
+  const int64_t a1 = work.vertex_attributes[edge.bottom][attribute];
+  const int64_t offset = row * kFixedOne - polygon[edge.top].y;
+  const int64_t height = static_cast<int64_t>(polygon[edge.bottom].y) - polygon[edge.top].y;
+  return a0 + mul_div_floor(a1 - a0, offset, height);
+}
+
+// Per-pixel increment of an attribute across a span of `width` (16.16, >= one pixel).
+template <FillMode kMode>
+int64_t span_step(int64_t delta, int64_t width) {
+  if constexpr (kMode == FillMode::kPerspective) {
+    // 1/w, u/w, v/w are not 16.16 values; they are bounded (see kPerspectiveQShift) and stepped
+    // in 64 bits. Truncation toward zero, like the 16.16 case.
+    return static_cast<int64_t>(static_cast<Wide>(delta) * kFixedOne / width);
+  } else {
+    // A 16.16 gradient as the engine computes it: a 32-bit quotient that saturates to
+    // +-0x70000000 on overflow.
+    return divide_saturating(delta * kFixedOne, width);
+  }
+}
+
+template <FillMode kMode>
+void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, const FillRules& rules,
+                  uint8_t color, const Texture* texture) {
+  if (polygon.size() < 3) return;
+  const ClipRect clip = effective_clip(frame, rules);
+  if (clip.empty()) return;
+  Scratch& work = scratch();
+  const int64_t first_row = build_ylr(polygon, clip.top, clip.bottom, work);
+  if (work.rows.empty()) return;
+
+  constexpr size_t kAttributes = attribute_count(kMode);
+  if constexpr (kAttributes > 0) {
+    work.vertex_attributes.resize(polygon.size());
+    for (size_t i = 0; i < polygon.size(); ++i) {
+      vertex_attributes<kMode>(polygon[i], work.vertex_attributes[i]);
+    }
+  }
+
+  for (size_t index = 0; index < work.rows.size(); ++index) {
+    const RowCrossings& crossings = work.rows[index];
+    if (crossings.left_edge < 0) continue;
+    const int64_t row = first_row + static_cast<int64_t>(index);
+    const int64_t span_begin = fixed_floor64(crossings.left_x);
+    // Exclusive end: floor(R) + 1 normally, floor(R) with no_overlap.
+    const int64_t span_end = fixed_floor64(crossings.right_x) + (rules.no_overlap ? 0 : 1);
+    const int64_t draw_begin = std::max<int64_t>(span_begin, clip.left);
+    const int64_t draw_end = std::min<int64_t>(span_end, clip.right);
+    if (draw_begin >= draw_end) continue;
+    uint8_t* out = frame.row(static_cast<int>(row));
+
+    if constexpr (kMode == FillMode::kFlat) {
+      std::memset(out + draw_begin, color, static_cast<size_t>(draw_end - draw_begin));
+    } else {
+      const Edge& left_edge = work.edges[static_cast<size_t>(crossings.left_edge)];
+      const Edge& right_edge = work.edges[static_cast<size_t>(crossings.right_edge)];
+      const int64_t width = std::max<int64_t>(crossings.right_x - crossings.left_x, kFixedOne);
+      const int64_t skipped = draw_begin - span_begin;
+      std::array<int64_t, kAttributes> value{};
+      std::array<int64_t, kAttributes> step{};
+      for (size_t a = 0; a < kAttributes; ++a) {
+        const int64_t left = edge_attribute(polygon, work, left_edge, a, row);
+        const int64_t right = edge_attribute(polygon, work, right_edge, a, row);
+        step[a] = span_step<kMode>(right - left, width);
+        value[a] = left + step[a] * skipped;
+      }
+
+      if constexpr (kMode == FillMode::kGouraud) {
+        for (int64_t x = draw_begin; x < draw_end; ++x) {
+          out[x] = static_cast<uint8_t>(std::clamp<int64_t>(fixed_floor64(value[0]), 0, 255));
+          value[0] += step[0];
+        }
+      } else if constexpr (kMode == FillMode::kAffine) {
+        const int transparent = texture->transparent_index;
+        for (int64_t x = draw_begin; x < draw_end; ++x) {
+          const uint8_t texel =
+              texture->texel_clamped(fixed_floor64(value[0]), fixed_floor64(value[1]));
+          if (texel != transparent) out[x] = texel;
+          value[0] += step[0];
+          value[1] += step[1];
+        }
+      } else if constexpr (kMode == FillMode::kPerspective) {
+        const int transparent = texture->transparent_index;
+        for (int64_t x = draw_begin; x < draw_end; ++x) {
+          // Stepping may overshoot 1/w past the right-hand value by up to one step; keep the
+          // divisor positive.
+          const int64_t q = std::max<int64_t>(value[0], 1);
+          const int64_t u = value[1] / q;
+          const int64_t v = value[2] / q;
+          const uint8_t texel = texture->texel_clamped(fixed_floor64(u), fixed_floor64(v));
+          if (texel != transparent) out[x] = texel;
+          value[0] += step[0];
+          value[1] += step[1];
+          value[2] += step[2];
+        }
+      }
+    }
+  }
+}
+
+void require_valid(const Texture& texture) {
+  if (!texture.valid()) {
+    throw std::invalid_argument("texture: width and height must be positive and match the pixels");
+  }
+}
+
+}  // namespace
+
+void fill_flat(Framebuffer& frame, std::span<const ScreenVertex> polygon, uint8_t color,
+               const FillRules& rules) {
+  fill_polygon<FillMode::kFlat>(frame, polygon, rules, color, nullptr);
+}
+
+void fill_gouraud(Framebuffer& frame, std::span<const ScreenVertex> polygon,
+                  const FillRules& rules) {
+  fill_polygon<FillMode::kGouraud>(frame, polygon, rules, 0, nullptr);
+}
+
+void fill_textured_affine(Framebuffer& frame, std::span<const ScreenVertex> polygon,
+                          const Texture& texture, const FillRules& rules) {
+  require_valid(texture);
+  fill_polygon<FillMode::kAffine>(frame, polygon, rules, 0, &texture);
+}
+
+void fill_textured_perspective(Framebuffer& frame, std::span<const ScreenVertex> polygon,
+                               const Texture& texture, const FillRules& rules) {
+  require_valid(texture);
+  fill_polygon<FillMode::kPerspective>(frame, polygon, rules, 0, &texture);
+}
+
+void draw_line(Framebuffer& frame, const ScreenVertex& a, const ScreenVertex& b, uint8_t color,
+               const FillRules& rules) {
+  const ClipRect clip = effective_clip(frame, rules);
+  if (clip.empty()) return;
+  int64_t x = fixed_floor(a.x);
+  int64_t y = fixed_floor(a.y);
+  const int64_t x_end = fixed_floor(b.x);
+  const int64_t y_end = fixed_floor(b.y);
+  // A line whose bounding box misses the clip rectangle draws nothing; skip the walk.
+  if (std::max(x, x_end) < clip.left || std::min(x, x_end) >= clip.right ||
+      std::max(y, y_end) < clip.top || std::min(y, y_end) >= clip.bottom) {
+    return;
+  }
+  // All-octant Bresenham with one error term; walked from a to b, so the pixel set does not
+  // depend on the clip rectangle (clipping is a per-pixel test). At most 2^17 steps.
+  const int64_t dx = std::abs(x_end - x);
+  const int64_t dy = -std::abs(y_end - y);
+  const int64_t step_x = x < x_end ? 1 : -1;
+  const int64_t step_y = y < y_end ? 1 : -1;
+  int64_t error = dx + dy;
+  while (true) {
+    if (x >= clip.left && x < clip.right && y >= clip.top && y < clip.bottom) {
+      frame.row(static_cast<int>(y))[x] = color;
+    }
+    if (x == x_end && y == y_end) break;
+    const int64_t doubled = 2 * error;
+    if (doubled >= dy) {
+      error += dy;
+      x += step_x;
+    }
+    if (doubled <= dx) {
+      error += dx;
+      y += step_y;
+    }
+  }
+}
+
+void draw_point(Framebuffer& frame, const ScreenVertex& p, uint8_t color, const FillRules& rules) {
+  const ClipRect clip = effective_clip(frame, rules);
+  const int32_t x = fixed_floor(p.x);
+  const int32_t y = fixed_floor(p.y);
+  if (clip.contains(x, y)) frame.row(y)[x] = color;
+}
+
+std::vector<ScanlineBounds> scanline_bounds(std::span<const ScreenVertex> polygon,
+                                            std::optional<ClipRect> clip) {
+  Scratch work;
+  const int64_t row_begin = clip ? clip->top : std::numeric_limits<int32_t>::min();
+  const int64_t row_end = clip ? clip->bottom : std::numeric_limits<int32_t>::max();
+  const int64_t first_row = build_ylr(polygon, row_begin, row_end, work);
+  std::vector<ScanlineBounds> out;
+  for (size_t i = 0; i < work.rows.size(); ++i) {
+    const RowCrossings& crossings = work.rows[i];
+    if (crossings.left_edge < 0) continue;
+    // Crossings lie between two vertex x values, so they fit in 16.16.
+    out.push_back({static_cast<int32_t>(first_row + static_cast<int64_t>(i)),
+                   static_cast<Fixed>(crossings.left_x), static_cast<Fixed>(crossings.right_x)});
+  }
+  return out;
+}
+
+}  // namespace shapevm::raster

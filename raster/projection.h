@@ -1,0 +1,50 @@
+// View space to screen space: a fixed-point pinhole projection.
+//
+// This is the project's own projection, an assumption: the traced engines' projection routines are
+// known only by their role (project a point, reject it behind the near plane), not by their
+// arithmetic, screen centre or aspect set-up (see docs/raster.md). Engines that supply their own 2D
+// coordinates bypass this and fill ScreenVertex directly.
+//
+// Conventions:
+//   view space  integer units; x to the right, y UP, z forward (into the screen), z > 0 visible.
+//   screen      16.16 pixels; x to the right, y DOWN; the view axis lands on (centre_x, centre_y).
+//   x_screen = centre_x + floor(x * focal_x / z)
+//   y_screen = centre_y - floor(y * focal_y / z)      (the minus turns y-up into y-down)
+//   inv_w    = floor(2^30 * near_z / z)               (Q30; 1.0 exactly on the near plane)
+// Quotients and sums that leave int32 saturate to +-0x70000000 like the engines' divide handler.
+#pragma once
+
+#include <cstdint>
+
+#include "raster/fixed_point.h"
+#include "raster/polygon_fill.h"
+
+namespace shapevm::raster {
+
+// A point in view space with the attributes a fill interpolates (carried through unchanged).
+struct ViewVertex {
+  int32_t x = 0;
+  int32_t y = 0;
+  int32_t z = 0;
+  Fixed u = 0;      // 16.16 texels
+  Fixed v = 0;      // 16.16 texels
+  Fixed shade = 0;  // 16.16 palette index
+  bool operator==(const ViewVertex&) const = default;
+};
+
+struct Projection {
+  Fixed focal_x = to_fixed(320);  // 16.16 pixels per unit of x/z (320: 90 degrees across 640)
+  Fixed focal_y = to_fixed(320);  // separate, for non-square pixel modes such as 320x200
+  Fixed centre_x = to_fixed(320);
+  Fixed centre_y = to_fixed(240);
+  int32_t near_z = 1;  // view units; points with z < near_z are behind the near plane (>= 1)
+};
+
+// A projection for a width x height screen with the view axis at its centre and a horizontal field
+// of view given by focal length `focal_pixels` (the same for y: square pixels).
+Projection make_projection(int width, int height, int32_t focal_pixels, int32_t near_z = 1);
+
+// Projects `point`; returns false (and leaves `out` untouched) when point.z < near_z.
+bool project(const Projection& projection, const ViewVertex& point, ScreenVertex& out);
+
+}  // namespace shapevm::raster
