@@ -54,6 +54,7 @@ const char* role_name(LinkRole role) {
 struct RelocRef {
   std::optional<uint32_t> target;  // CODE offset outside the trampolines
   std::string stub;                // or the import whose trampoline it points at
+  uint32_t raw_value = 0;          // otherwise the value as stored (points outside CODE)
 };
 
 class ListingBuilder {
@@ -108,7 +109,8 @@ class ListingBuilder {
           ref.target = t;
         }
       }
-      if (ref.target || !ref.stub.empty()) relocs_[site] = ref;
+      ref.raw_value = r.stored_value;
+      relocs_[site] = ref;
     }
   }
 
@@ -231,8 +233,10 @@ class ListingBuilder {
         if (r->second.target) {
           auto name = ref(*r->second.target);
           out += "{" + name.value_or("?") + "}";
-        } else {
+        } else if (!r->second.stub.empty()) {
           out += "{" + r->second.stub + "}";
+        } else {
+          out += fmt::format("{{=0x{:08x}}}", r->second.raw_value);
         }
         pos += 4;
       } else {
@@ -350,7 +354,8 @@ class ListingBuilder {
 
     std::string detail;
     std::optional<std::string> text = instruction_text(insn, detail, line);
-    if (info.word_magic && insn.size >= 2 && code_[insn.offset + 1] != 0 && text) {
+    const bool has_pad = info.word_magic || info.rule == SizeRule::kX86;  // X86Code is F0 00 too
+    if (has_pad && insn.size >= 2 && code_[insn.offset + 1] != 0 && text) {
       *text += fmt::format(" pad=0x{:02x}", code_[insn.offset + 1]);
     }
     if (!text || overlaps_reloc(insn.offset, insn.size)) {

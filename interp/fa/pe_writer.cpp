@@ -174,7 +174,7 @@ std::vector<uint8_t> build_pharlap(const ImageBuildInput& input) {
           "fixup site 0x{:x} does not lie within the code body (0x{:x} bytes, stubs excluded)",
           f.site, body_size));
     }
-    if (f.target >= code_size) {
+    if (!f.raw && f.target >= code_size) {
       throw std::invalid_argument(
           fmt::format("fixup at 0x{:x} targets 0x{:x}, outside CODE (0x{:x} bytes)", f.site,
                       f.target, code_size));
@@ -208,7 +208,7 @@ std::vector<uint8_t> build_pharlap(const ImageBuildInput& input) {
     if (layout.relocate_stub_operands) reloc_rvas.push_back(layout.code_va + at + 2);
   }
   for (const CodeFixup& f : fixups) {
-    put32(code, f.site, layout.image_base + layout.code_va + f.target);
+    if (!f.raw) put32(code, f.site, layout.image_base + layout.code_va + f.target);
     reloc_rvas.push_back(layout.code_va + f.site);
   }
   std::vector<uint8_t> reloc = build_reloc(std::move(reloc_rvas));

@@ -14,6 +14,9 @@ namespace shapevm::fa {
 struct CodeFixup {
   uint32_t site = 0;    // CODE offset of a 32-bit field
   uint32_t target = 0;  // CODE offset it points at; the field gets image_base + code_va + target
+  // A relocation whose value the body already holds (a pointer outside CODE, kept as found in a
+  // real file): only the HIGHLOW entry is written, `target` is ignored.
+  bool raw = false;
 };
 
 struct ImageLayout {

@@ -104,3 +104,26 @@ TEST_CASE("disasm → asm round trip is byte-identical for every bundled example
   }
   CHECK(examples >= 3);
 }
+
+TEST_CASE("disasm → asm keeps an X86Code pad byte and a relocated dword that points outside CODE") {
+  const std::string text = ".import do_start_interp\n" + with_header(R"(
+    X86Code pad=0x1a
+    x86 68 {join} 68 {do_start_interp} c3
+join:
+    ShortEOF
+    .db {=0x93004127} 00
+    .stub do_start_interp
+)");
+  auto first = tools::assemble_fa(text, "t.fas");
+  fa::Shape shape = fa::load_shape(first.file, "t.SH");
+  CHECK(shape.code()[15] == 0x1A);
+  fa::WalkResult walk = fa::walk_shape(shape);
+  std::string listing = fa::render_listing_text(shape, fa::make_listing(shape, walk));
+  CHECK(listing.find("X86Code pad=0x1a") != std::string::npos);
+  CHECK(listing.find("{=0x93004127}") != std::string::npos);
+  auto second = tools::assemble_fa(listing, "relisted");
+  CHECK(second.file == first.file);
+  int raw = 0;
+  for (const auto& r : shape.image.relocations) raw += r.stored_value == 0x93004127;
+  CHECK(raw == 1);
+}

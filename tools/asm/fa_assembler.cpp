@@ -518,9 +518,16 @@ class Assembler {
           put8(item.byte);
           continue;
         }
+        if (!item.ref.empty() && item.ref[0] == '=') {
+          // {=0xVALUE}: a relocated dword whose value points outside CODE, kept as it is.
+          const int64_t v = number(item.ref.substr(1), st.line);
+          fixups_.push_back({static_cast<uint32_t>(code_.size()), 0, true});
+          put32(checked<uint32_t>(v, st.line, "relocated value"));
+          continue;
+        }
         const int64_t t = resolve(item.ref, st.line, true);
         if (t < 0 || t >= end_) fail(st.line, "{" + item.ref + "} points outside CODE");
-        fixups_.push_back({static_cast<uint32_t>(code_.size()), static_cast<uint32_t>(t)});
+        fixups_.push_back({static_cast<uint32_t>(code_.size()), static_cast<uint32_t>(t), false});
         put32(0);  // the writer stores image_base + code_va + target
       }
       return;
