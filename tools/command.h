@@ -17,5 +17,8 @@ void register_info_command(CLI::App& app, CommandContext& ctx);    // cmd_info.c
 void register_asm_command(CLI::App& app, CommandContext& ctx);     // cmd_asm.cpp
 void register_gen_command(CLI::App& app, CommandContext& ctx);     // cmd_gen.cpp
 void register_examples_command(CLI::App& app, CommandContext& ctx);  // cmd_examples.cpp
+void register_trace_command(CLI::App& app, CommandContext& ctx);     // cmd_trace.cpp
+void register_render_command(CLI::App& app, CommandContext& ctx);    // cmd_render.cpp
+void register_export_command(CLI::App& app, CommandContext& ctx);    // cmd_export.cpp
 
 }  // namespace shapevm::tools

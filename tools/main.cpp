@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
   register_asm_command(app, ctx);
   register_gen_command(app, ctx);
   register_examples_command(app, ctx);
+  register_trace_command(app, ctx);
+  register_render_command(app, ctx);
+  register_export_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -11,11 +11,12 @@ bool have(std::span<const uint8_t> code, uint64_t off, uint64_t count) {
   return off <= code.size() && count <= code.size() - off;
 }
 
+// `what` and `detail` are joined only when the check fails (this runs for every instruction).
 bool need(std::span<const uint8_t> code, uint32_t off, uint64_t count, DecodeError& error,
-          std::string_view what) {
+          std::string_view what, std::string_view detail = "") {
   if (have(code, off, count)) return true;
-  error = {off, fmt::format("expected {} ({} bytes) but only {} remain before the end of CODE",
-                            what, count, off <= code.size() ? code.size() - off : 0)};
+  error = {off, fmt::format("expected {}{} ({} bytes) but only {} remain before the end of CODE",
+                            what, detail, count, off <= code.size() ? code.size() - off : 0)};
   return false;
 }
 
@@ -68,10 +69,12 @@ std::optional<uint32_t> face_size(std::span<const uint8_t> code, uint32_t off, D
   pos += 1;
   pos += corners * ((layout & kLayoutShortIndices) ? 2u : 1u);
   if (content & kFaceHaveTexcoords) pos += corners * ((layout & kLayoutByteTexcoords) ? 2u : 4u);
-  if (!need(code, off, pos - off, error,
-            fmt::format("Face with {} corners (content 0x{:02X}, layout 0x{:02X})", corners, content,
-                        layout)))
+  if (!have(code, off, pos - off)) {
+    // Formatted only on failure: this check runs for every face the interpreter draws.
+    need(code, off, pos - off, error,
+         fmt::format("Face with {} corners (content 0x{:02X}, layout 0x{:02X})", corners, content, layout));
     return {};
+  }
   return static_cast<uint32_t>(pos - off);
 }
 
@@ -157,7 +160,7 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
   insn.offset = off;
   insn.op = op;
   insn.info = info;
-  const std::string mnemonic(info->mnemonic);
+  const std::string_view mnemonic = info->mnemonic;
   switch (info->rule) {
     case SizeRule::kFixed:
     case SizeRule::kHeader:
@@ -177,9 +180,9 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
       if (!need(code, off, insn.size, error, "OrderPlane (16 + u16@[14] bytes)")) return false;
       break;
     case SizeRule::kPlaneShort:
-      if (!need(code, off, 12, error, mnemonic + " plane data and size field")) return false;
+      if (!need(code, off, 12, error, mnemonic, " plane data and size field")) return false;
       insn.size = 12 + u16(code, off + 10);
-      if (!need(code, off, insn.size, error, mnemonic + " (12 + u16@[10] bytes)")) return false;
+      if (!need(code, off, insn.size, error, mnemonic, " (12 + u16@[10] bytes)")) return false;
       break;
     case SizeRule::kFrameTable:
       if (!need(code, off, 4, error, "JumpToFrame frame count")) return false;

@@ -1,0 +1,114 @@
+// Interpreter and frame benchmarks (figures for closing notes, not tests):
+//  - ns per executed opcode, threaded vs switch dispatch, on a control-flow-only stream and on a
+//    geometry-heavy one;
+//  - frames per second rendering the jet example at 640x480;
+//  - the default state of 1,275 generated shapes, run and rendered.
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/frame_renderer.h"
+#include "interp/fa/interpreter.h"
+#include "tools/asm/fa_assembler.h"
+#include "tools/gen/fa_generator.h"
+#include "tools/render_fa.h"
+
+using namespace shapevm;
+
+namespace {
+
+struct CountingSink : EventSink {
+  uint64_t faces = 0;
+  void on_face(const FaceEvent&) override { ++faces; }
+};
+
+fa::Shape assemble(const std::string& text) {
+  auto a = tools::assemble_fa(text, "bench.fas");
+  return fa::load_shape(a.file, "bench.SH");
+}
+
+// 2,000 jumps chained through Unmask calls and frame tables: control flow only.
+const fa::Shape& control_flow_shape() {
+  static const fa::Shape shape = [] {
+    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
+    for (int i = 0; i < 500; ++i) {
+      t += "Unmask @f" + std::to_string(i) + "\n ShortJump @j" + std::to_string(i) + "\nf" + std::to_string(i) +
+           ":\n JumpToFrame @g" + std::to_string(i) + "\ng" + std::to_string(i) + ":\n ShortEOF\nj" +
+           std::to_string(i) + ":\n";
+    }
+    t += "ShortEOF\n";
+    return assemble(t);
+  }();
+  return shape;
+}
+
+const fa::Shape& geometry_shape() {
+  static const fa::Shape shape = [] {
+    std::string t = ".header radius_world=0 radius=100 scale=8 extents=100,100,100\nVertexBuffer at=0\n";
+    for (int i = 0; i < 200; ++i) t += " v " + std::to_string(i % 20 * 5) + ", " + std::to_string(i / 20 * 5) + ", 0\n";
+    for (int i = 0; i < 400; ++i) {
+      const int a = i % 180;
+      t += "Face content=0 layout=0 color=" + std::to_string(16 + i % 64) + " shadow=0 idx=" + std::to_string(a) + "," +
+           std::to_string(a + 1) + "," + std::to_string(a + 20) + "\n";
+    }
+    t += "ShortEOF\n";
+    return assemble(t);
+  }();
+  return shape;
+}
+
+void run_ops(benchmark::State& state, const fa::Shape& shape, fa::Dispatch dispatch) {
+  fa::Interpreter interp(shape);
+  fa::RunState rs;
+  CountingSink sink;
+  uint64_t ops = 0;
+  for (auto _ : state) {
+    auto r = interp.run(rs, sink, dispatch);
+    ops += r.ops;
+  }
+  // Seconds per executed opcode (printed with an SI prefix, e.g. "2.1n" = 2.1 ns).
+  state.counters["per_op"] =
+      benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_ControlFlowThreaded(benchmark::State& s) { run_ops(s, control_flow_shape(), fa::Dispatch::kThreaded); }
+void BM_ControlFlowSwitch(benchmark::State& s) { run_ops(s, control_flow_shape(), fa::Dispatch::kSwitch); }
+void BM_GeometryThreaded(benchmark::State& s) { run_ops(s, geometry_shape(), fa::Dispatch::kThreaded); }
+void BM_GeometrySwitch(benchmark::State& s) { run_ops(s, geometry_shape(), fa::Dispatch::kSwitch); }
+BENCHMARK(BM_ControlFlowThreaded);
+BENCHMARK(BM_ControlFlowSwitch);
+BENCHMARK(BM_GeometryThreaded);
+BENCHMARK(BM_GeometrySwitch);
+
+void BM_RenderGeometry640x480(benchmark::State& state) {
+  const fa::Shape& shape = geometry_shape();
+  fa::RunState rs;
+  rs.camera = {400, 150, 20};
+  for (auto _ : state) {
+    auto f = tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr);
+    benchmark::DoNotOptimize(f.frame.pixels().data());
+  }
+  state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_RenderGeometry640x480);
+
+void BM_RenderGeneratedCorpus(benchmark::State& state) {
+  static const std::vector<fa::Shape> corpus = [] {
+    std::vector<fa::Shape> v;
+    for (uint32_t i = 0; i < 1275; ++i) v.push_back(assemble(tools::generate_fa_shape(7, i)));
+    return v;
+  }();
+  fa::RunState rs;
+  for (auto _ : state) {
+    uint64_t faces = 0;
+    for (const auto& shape : corpus) faces += tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr).faces_filled;
+    benchmark::DoNotOptimize(faces);
+  }
+  state.counters["shapes"] = 1275;
+}
+BENCHMARK(BM_RenderGeneratedCorpus)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

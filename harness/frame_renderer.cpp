@@ -1,0 +1,68 @@
+#include "harness/frame_renderer.h"
+
+#include "raster/clip.h"
+#include "raster/polygon_fill.h"
+
+namespace shapevm::harness {
+
+FrameRenderer::FrameRenderer(raster::Framebuffer& frame, FrameSettings settings, TextureLookup textures)
+    : frame_(frame),
+      settings_(settings),
+      projection_(raster::make_projection(frame.width(), frame.height(), settings.focal_pixels, settings.near_z)),
+      textures_(std::move(textures)) {}
+
+void FrameRenderer::on_face(const FaceEvent& e) {
+  if (e.corners.empty()) return;
+  const raster::Texture* texture = nullptr;
+  if (e.textured && !e.texture.empty()) {
+    if (textures_) texture = textures_(e.texture);
+    if (texture == nullptr) missing_.insert(std::string(e.texture));
+  }
+  polygon_.clear();
+  for (const auto& c : e.corners) {
+    raster::ViewVertex v;
+    v.x = c.view.x;
+    v.y = c.view.y;
+    v.z = -c.view.z;  // events look down -z; the projection looks down +z
+    v.u = static_cast<raster::Fixed>(c.texcoord[0]) << 16;
+    v.v = static_cast<raster::Fixed>(c.texcoord[1]) << 16;
+    polygon_.push_back(v);
+  }
+  screen_.clear();
+  if (polygon_.size() == 2) {
+    raster::ViewVertex a = polygon_[0], b = polygon_[1];
+    if (!raster::clip_line_near(a, b, settings_.near_z)) {
+      ++culled_;
+      return;
+    }
+    raster::ScreenVertex sa, sb;
+    raster::project(projection_, a, sa);
+    raster::project(projection_, b, sb);
+    raster::draw_line(frame_, sa, sb, e.color);
+    ++filled_;
+    return;
+  }
+  auto clipped = polygon_.size() == 1 ? polygon_ : raster::clip_polygon_near(polygon_, settings_.near_z);
+  for (const auto& v : clipped) {
+    raster::ScreenVertex s;
+    if (raster::project(projection_, v, s)) screen_.push_back(s);
+  }
+  if (screen_.empty()) {
+    ++culled_;
+    return;
+  }
+  ++filled_;
+  if (screen_.size() == 1) {
+    raster::draw_point(frame_, screen_[0], e.color);
+  } else if (texture != nullptr) {
+    if (settings_.perspective_textures_when_flag_0x10 && (e.content_flags & 0x10)) {
+      raster::fill_textured_perspective(frame_, screen_, *texture);
+    } else {
+      raster::fill_textured_affine(frame_, screen_, *texture);
+    }
+  } else {
+    raster::fill_flat(frame_, screen_, e.color);
+  }
+}
+
+}  // namespace shapevm::harness

@@ -1,0 +1,50 @@
+// The frame sink: fills every face the program emits, in emission order (the painter's
+// algorithm; no depth buffer), into an 8-bit indexed framebuffer. Engine neutral: it consumes
+// FaceEvents in view space (ViewPoint: x right, y up, z toward the viewer, 1/256 units).
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "interp/common/events.h"
+#include "raster/framebuffer.h"
+#include "raster/projection.h"
+#include "raster/texture.h"
+
+namespace shapevm::harness {
+
+// Finds a texture by the name a program uses; nullptr when it is not available.
+using TextureLookup = std::function<const raster::Texture*(std::string_view name)>;
+
+struct FrameSettings {
+  int32_t focal_pixels = 480;  // the frame height (assumed: docs/raster.md, docs/fa.md)
+  int32_t near_z = 256;        // one shape unit in front of the viewer
+  bool perspective_textures_when_flag_0x10 = true;  // content flag 0x10 (untraced: "perspective?")
+};
+
+class FrameRenderer : public EventSink {
+ public:
+  FrameRenderer(raster::Framebuffer& frame, FrameSettings settings, TextureLookup textures = {});
+
+  void on_face(const FaceEvent& e) override;
+
+  uint64_t faces_filled() const { return filled_; }
+  uint64_t faces_culled() const { return culled_; }  // wholly behind the near plane
+  // Texture names faces asked for that the lookup did not have (drawn flat instead).
+  const std::set<std::string>& missing_textures() const { return missing_; }
+
+ private:
+  raster::Framebuffer& frame_;
+  FrameSettings settings_;
+  raster::Projection projection_;
+  TextureLookup textures_;
+  std::set<std::string> missing_;
+  uint64_t filled_ = 0;
+  uint64_t culled_ = 0;
+  std::vector<raster::ViewVertex> polygon_;
+  std::vector<raster::ScreenVertex> screen_;
+};
+
+}  // namespace shapevm::harness

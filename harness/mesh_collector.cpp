@@ -1,0 +1,60 @@
+#include "harness/mesh_collector.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace shapevm::harness {
+
+void MeshCollector::on_face(const FaceEvent& e) {
+  Face f;
+  f.texture = std::string(e.texture);
+  f.color = e.color;
+  for (const auto& c : e.corners) {
+    auto [it, inserted] = vertex_ids_.emplace(c.model, static_cast<uint32_t>(vertices_.size()));
+    if (inserted) vertices_.push_back(c.model);
+    f.vertices.push_back(it->second);
+    if (e.textured) f.texcoords.push_back(c.texcoord);
+  }
+  if (!e.textured) f.texture.clear();
+  faces_.push_back(std::move(f));
+}
+
+std::string MeshCollector::to_obj(double scale, const std::map<std::string, std::array<int, 2>>& texture_sizes) const {
+  std::string out = "# shapevm export: the faces drawn by one run, in draw order\n";
+  if (std::any_of(faces_.begin(), faces_.end(), [](const Face& f) { return !f.texture.empty(); }))
+    out += "mtllib shape.mtl\n";
+  for (const auto& v : vertices_) out += fmt::format("v {} {} {}\n", v[0] * scale, v[1] * scale, v[2] * scale);
+  uint32_t vt = 0;
+  std::string current;
+  for (const auto& f : faces_) {
+    // Untextured faces use a material per palette index.
+    const std::string material = f.texture.empty() ? fmt::format("color_{}", f.color) : f.texture;
+    if (material != current) {
+      current = material;
+      out += "usemtl " + material + "\n";
+    }
+    std::array<int, 2> size{0, 0};
+    if (auto it = texture_sizes.find(f.texture); it != texture_sizes.end()) size = it->second;
+    for (const auto& t : f.texcoords) {
+      if (size[0] > 0 && size[1] > 0) {
+        out += fmt::format("vt {} {}\n", double(t[0]) / size[0], 1.0 - double(t[1]) / size[1]);
+      } else {
+        out += fmt::format("vt {} {}\n", t[0], t[1]);
+      }
+    }
+    out += "f";
+    for (size_t i = 0; i < f.vertices.size(); ++i) {
+      if (f.texcoords.empty()) {
+        out += fmt::format(" {}", f.vertices[i] + 1);
+      } else {
+        out += fmt::format(" {}/{}", f.vertices[i] + 1, vt + i + 1);
+      }
+    }
+    vt += static_cast<uint32_t>(f.texcoords.size());
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace shapevm::harness

@@ -1,0 +1,43 @@
+// The mesh sink: collects the faces a run drew (exactly the state that ran) and writes them as
+// Wavefront OBJ with `usemtl` per texture and texture coordinates in texel units normalised by
+// an optional texture size.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "interp/common/events.h"
+
+namespace shapevm::harness {
+
+class MeshCollector : public EventSink {
+ public:
+  struct Face {
+    std::vector<uint32_t> vertices;  // indices into vertices()
+    std::vector<std::array<uint16_t, 2>> texcoords;
+    std::string texture;
+    uint8_t color = 0;
+  };
+
+  void on_face(const FaceEvent& e) override;
+
+  const std::vector<std::array<int16_t, 3>>& vertices() const { return vertices_; }
+  const std::vector<Face>& faces() const { return faces_; }
+
+  // OBJ text. Coordinates are the shape's raw units times `scale` (the header's scale factor,
+  // so the OBJ is in feet). Texture coordinates are divided by `texture_size` (texels) when known
+  // (v flipped for the usual bottom-left origin); otherwise written in texel units.
+  std::string to_obj(double scale, const std::map<std::string, std::array<int, 2>>& texture_sizes = {}) const;
+
+ private:
+  // A vertex is the pool slot's coordinates at the time a face used it: identical coordinates
+  // share one OBJ vertex.
+  std::map<std::array<int16_t, 3>, uint32_t> vertex_ids_;
+  std::vector<std::array<int16_t, 3>> vertices_;
+  std::vector<Face> faces_;
+};
+
+}  // namespace shapevm::harness

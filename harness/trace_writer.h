@@ -1,0 +1,46 @@
+// The trace sink: one JSON object per event, one per line (JSON Lines), in execution order.
+// Schema (versioned, docs/trace.md): every line has "ev" and "eng"; fields are only ever added.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "interp/common/events.h"
+
+namespace shapevm::harness {
+
+inline constexpr int kTraceSchemaVersion = 1;
+
+class TraceWriter : public EventSink {
+ public:
+  // Writes to `out` (not owned). `ops` = emit an "op" line per executed opcode.
+  explicit TraceWriter(std::FILE* out, bool ops = true) : out_(out), ops_(ops) {}
+  ~TraceWriter() override { flush(); }
+
+  // The first line: {"ev":"start","eng":..,"schema":1,"source":..,"state":{..}}.
+  void start(std::string_view engine, std::string_view source, const std::string& state_json);
+
+  bool wants_ops() const override { return ops_; }
+  void on_op(const OpEvent& e) override;
+  void on_branch(const BranchEvent& e) override;
+  void on_call(const CallEvent& e) override;
+  void on_return(const ReturnEvent& e) override;
+  void on_vertices(const VerticesEvent& e) override;
+  void on_face(const FaceEvent& e) override;
+  void on_diagnostic(const DiagnosticEvent& e) override;
+  void on_end(const EndEvent& e) override;
+  void flush();
+
+ private:
+  void line();
+  std::FILE* out_;
+  bool ops_;
+  fmt::memory_buffer buf_;
+};
+
+// JSON string literal for arbitrary bytes (non-ASCII bytes as \u00XX).
+std::string json_quote(std::string_view s);
+
+}  // namespace shapevm::harness

@@ -1,0 +1,148 @@
+// The one event stream from an interpreter to its sinks (DESIGN.md, "Data flow"). Interpreters
+// emit events in execution order; sinks (rasterizer, trace writer, mesh collector, debugger,
+// counters) listen and never reach into an interpreter by a side channel. Events are engine
+// neutral: `engine` names the engine ("fa", "apache", ...), offsets are in the engine's own
+// program address space (FA: CODE offsets).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shapevm {
+
+struct OpEvent {
+  std::string_view engine;
+  uint32_t offset = 0;           // where the opcode starts
+  uint32_t size = 0;             // bytes it occupies
+  uint16_t op = 0;
+  std::string_view name;         // the specification's mnemonic
+  std::string_view handler;      // the original handler's symbol, "" if unknown
+  uint32_t handler_address = 0;  // 0 if unknown
+  uint32_t depth = 0;            // call depth
+  bool untraced = false;         // semantics unknown: executed as "skip"
+};
+
+enum class BranchKind : uint8_t { kJump, kFrame, kLod, kDetail, kDamage, kSelector, kX86Skip };
+
+struct BranchEvent {
+  std::string_view engine;
+  uint32_t offset = 0;
+  BranchKind kind = BranchKind::kJump;
+  bool taken = false;
+  uint32_t target = 0;  // where execution continues
+  int64_t value = 0;    // what was tested (frame index, projected size, ...)
+  int64_t limit = 0;    // what it was tested against (nframes, threshold, ...)
+};
+
+struct CallEvent {
+  std::string_view engine;
+  uint32_t offset = 0;   // the calling instruction
+  uint32_t target = 0;   // the called chain
+  uint32_t resume = 0;   // where the caller continues after the return
+  uint32_t depth = 0;    // depth after the call
+};
+
+struct ReturnEvent {
+  std::string_view engine;
+  uint32_t offset = 0;   // the returning instruction
+  uint32_t resume = 0;
+  uint32_t depth = 0;    // depth after the return
+};
+
+// A point in view space: x right, y up, z toward the viewer (so depth = -z), in 1/256 units of
+// the shape's raw coordinates.
+struct ViewPoint {
+  int32_t x = 0, y = 0, z = 0;
+  bool operator==(const ViewPoint&) const = default;
+};
+
+struct VerticesEvent {
+  std::string_view engine;
+  uint32_t offset = 0;
+  uint32_t first_slot = 0;
+  uint32_t count = 0;
+};
+
+struct FaceCorner {
+  uint32_t index = 0;                    // pool index
+  std::array<int16_t, 3> model{};        // raw shape coordinates
+  ViewPoint view;                        // transformed
+  std::array<uint16_t, 2> texcoord{};    // texel units, when textured
+};
+
+struct FaceEvent {
+  std::string_view engine;
+  uint32_t offset = 0;
+  uint32_t sequence = 0;  // draw order
+  uint8_t color = 0;      // palette index
+  uint8_t content_flags = 0;
+  uint8_t layout_flags = 0;
+  bool is_shadow = false;
+  bool textured = false;
+  std::string_view texture;  // current texture name ("" if none)
+  std::span<const FaceCorner> corners;
+};
+
+enum class DiagnosticLevel : uint8_t { kInfo, kWarning, kError };
+
+struct DiagnosticEvent {
+  std::string_view engine;
+  uint32_t offset = 0;
+  DiagnosticLevel level = DiagnosticLevel::kWarning;
+  std::string message;
+};
+
+struct EndEvent {
+  std::string_view engine;
+  uint32_t offset = 0;
+  std::string reason;  // "ShortEOF at top level", "EndObject", "budget: steps", ...
+  bool clean = true;   // false when a diagnostic stopped the run
+  uint64_t ops = 0;
+  uint64_t faces = 0;
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  // Interpreters skip building per-opcode events for sinks that do not want them (the hot path).
+  virtual bool wants_ops() const { return false; }
+  virtual void on_op(const OpEvent&) {}
+  virtual void on_branch(const BranchEvent&) {}
+  virtual void on_call(const CallEvent&) {}
+  virtual void on_return(const ReturnEvent&) {}
+  virtual void on_vertices(const VerticesEvent&) {}
+  virtual void on_face(const FaceEvent&) {}
+  virtual void on_diagnostic(const DiagnosticEvent&) {}
+  virtual void on_end(const EndEvent&) {}
+};
+
+// Fans one stream out to several sinks, in order.
+class MultiSink : public EventSink {
+ public:
+  void add(EventSink* sink) {
+    sinks_.push_back(sink);
+    wants_ops_ = wants_ops_ || sink->wants_ops();
+  }
+  bool wants_ops() const override { return wants_ops_; }
+  void on_op(const OpEvent& e) override {
+    for (auto* s : sinks_)
+      if (s->wants_ops()) s->on_op(e);
+  }
+  void on_branch(const BranchEvent& e) override { for (auto* s : sinks_) s->on_branch(e); }
+  void on_call(const CallEvent& e) override { for (auto* s : sinks_) s->on_call(e); }
+  void on_return(const ReturnEvent& e) override { for (auto* s : sinks_) s->on_return(e); }
+  void on_vertices(const VerticesEvent& e) override { for (auto* s : sinks_) s->on_vertices(e); }
+  void on_face(const FaceEvent& e) override { for (auto* s : sinks_) s->on_face(e); }
+  void on_diagnostic(const DiagnosticEvent& e) override { for (auto* s : sinks_) s->on_diagnostic(e); }
+  void on_end(const EndEvent& e) override { for (auto* s : sinks_) s->on_end(e); }
+
+ private:
+  std::vector<EventSink*> sinks_;
+  bool wants_ops_ = false;
+};
+
+}  // namespace shapevm

@@ -1,0 +1,30 @@
+// Integer camera maths for FA frames: a Q15 sine table (FA angles come from a table too), the
+// view matrix m1..m9 in the engine's Q15 layout, and the viewer-relative object position.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace shapevm::fa {
+
+// sin/cos of a whole number of degrees in Q15 (32767 = 1.0), from a fixed table: identical on
+// every machine.
+int32_t sin_q15(int degrees);
+int32_t cos_q15(int degrees);
+
+struct CameraSpec {
+  int32_t distance = 0;  // shape units; 0 = choose from the header radius
+  int heading = 0;       // degrees, camera orbit about the up (Z) axis; 0 = camera behind (-Y)
+  int pitch = 0;         // degrees, camera elevation; positive looks down on the shape
+};
+
+// The view: row-vector convention view = (v + rel) * M, so column 3 (m3, m6, m9) is the depth
+// axis as in the seed's JumpToLOD formula, and depth = -view_z.
+struct ViewSetup {
+  std::array<int16_t, 9> m{};  // m1..m9, row-major, Q15
+  int32_t xv = 0, yv = 0, zv = 0;  // object position relative to the viewer, shape units
+};
+
+ViewSetup make_view(const CameraSpec& camera);
+
+}  // namespace shapevm::fa

@@ -1,0 +1,630 @@
+#include "interp/fa/interpreter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "interp/common/byte_reader.h"
+#include "interp/fa/assumptions.h"
+#include "interp/fa/instruction.h"
+#include "interp/fa/opcodes.h"
+
+namespace shapevm::fa {
+
+const char* branch_kind_name(BranchKind kind) {
+  switch (kind) {
+    case BranchKind::kJump: return "jump";
+    case BranchKind::kFrame: return "frame";
+    case BranchKind::kLod: return "lod";
+    case BranchKind::kDetail: return "detail";
+    case BranchKind::kDamage: return "damage";
+    case BranchKind::kSelector: return "selector";
+    case BranchKind::kX86Skip: return "x86-skip";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr std::string_view kEngine = "fa";
+
+// The handler list: one entry per distinct behaviour. Both dispatch builds are generated from it.
+#define SHAPEVM_FA_HANDLERS(X) \
+  X(EndObject)                 \
+  X(OrderPlane)                \
+  X(Unmask)                    \
+  X(UnmaskLong)                \
+  X(ShortEof)                  \
+  X(ShortJump)                 \
+  X(JumpToFrame)               \
+  X(Jump)                      \
+  X(LongJump)                  \
+  X(OrderField)                \
+  X(VertexBuffer)              \
+  X(JumpToDetail)              \
+  X(JumpToDamage)              \
+  X(XformUnmask)               \
+  X(JumpToLod)                 \
+  X(TextureIndex)              \
+  X(TextureFile)               \
+  X(X86Code)                   \
+  X(VertexInfo)                \
+  X(Face)                      \
+  X(Skip)                      \
+  X(EngineOnly)                \
+  X(Unassigned)
+
+enum class Handler : uint8_t {
+#define SHAPEVM_ENUM(name) k##name,
+  SHAPEVM_FA_HANDLERS(SHAPEVM_ENUM)
+#undef SHAPEVM_ENUM
+};
+
+// Which handler an (even) opcode's vector_table entry points at.
+constexpr Handler handler_for(uint8_t op) {
+  switch (op) {
+    case 0x00: return Handler::kEndObject;
+    case 0x06: case 0x0C: case 0x0E: case 0x10: return Handler::kOrderPlane;
+    case 0x12: return Handler::kUnmask;
+    case 0x6E: return Handler::kUnmaskLong;
+    case 0x1E: return Handler::kShortEof;
+    case 0x38: return Handler::kShortJump;
+    case 0x40: return Handler::kJumpToFrame;
+    case 0x48: return Handler::kJump;
+    case 0x50: return Handler::kLongJump;
+    case 0x6C: return Handler::kOrderField;
+    case 0x82: return Handler::kVertexBuffer;
+    case 0xA6: return Handler::kJumpToDetail;
+    case 0xAC: return Handler::kJumpToDamage;
+    case 0xC4: case 0xC6: return Handler::kXformUnmask;
+    case 0xC8: return Handler::kJumpToLod;
+    case 0xE0: return Handler::kTextureIndex;
+    case 0xE2: return Handler::kTextureFile;
+    case 0xF0: return Handler::kX86Code;
+    case 0xF6: return Handler::kVertexInfo;
+    case 0xFC: return Handler::kFace;
+    default: break;
+  }
+  const OpcodeInfo* info = find_opcode(op);
+  if (info == nullptr) return Handler::kUnassigned;
+  if (info->rule == SizeRule::kUnknown) return Handler::kEngineOnly;
+  return Handler::kSkip;
+}
+
+}  // namespace
+
+// A pool slot is "written" in the current run when its epoch matches the run's: the pool is
+// allocated once per interpreter and never cleared between runs.
+struct Interpreter::Slot {
+  std::array<int16_t, 3> model{};
+  ViewPoint view;
+  uint32_t epoch = 0;
+};
+
+namespace {
+
+struct Frame {
+  uint32_t resume;
+  std::array<int64_t, 3> rel;  // the object position the caller used (XformUnmask changes it)
+};
+
+}  // namespace
+
+struct Interpreter::Machine {
+  Machine(Interpreter& in, const RunState& st, EventSink& s)
+      : interp(in),
+        code(in.shape_.code().data()),
+        code_size(static_cast<uint32_t>(in.shape_.code().size())),
+        state(st),
+        sink(s),
+        want_ops(s.wants_ops()),
+        pool(in.pool_),
+        epoch(++in.epoch_) {
+    CameraSpec cam = st.camera;
+    if (cam.distance <= 0)
+      cam.distance = std::max<int32_t>(1, in.shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
+    view = make_view(cam);
+    rel = {view.xv, view.yv, view.zv};
+    stack.reserve(st.call_depth_limit);
+    if (st.lod) projected_override = in.synthetic_projected_size(*st.lod);
+  }
+
+  Interpreter& interp;
+  const uint8_t* code;
+  uint32_t code_size;
+  const RunState& state;
+  EventSink& sink;
+  bool want_ops;
+  std::vector<Slot>& pool;
+  uint32_t epoch;
+  std::vector<FaceCorner> corners;
+  std::vector<Frame> stack;
+  std::string texture;
+  ViewSetup view;
+  std::array<int64_t, 3> rel{};
+  std::optional<int64_t> projected_override;
+  uint32_t pos = kHeaderSize;  // GRAddBrentObj hands the interpreter header + 0x0E
+  uint64_t steps = 0;
+  uint64_t faces = 0;
+  RunResult result;
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  uint16_t u16(uint32_t at) const { return load_u16(code + at); }
+  int16_t i16(uint32_t at) const { return load_i16(code + at); }
+  int32_t i32(uint32_t at) const { return load_i32(code + at); }
+
+  bool stop(uint32_t off, std::string reason, bool clean) {
+    result.reason = std::move(reason);
+    result.clean = clean;
+    result.end_offset = off;
+    return false;
+  }
+
+  bool fail(uint32_t off, std::string message) {
+    sink.on_diagnostic({kEngine, off, DiagnosticLevel::kError, message});
+    return stop(off, std::move(message), false);
+  }
+
+  void warn(uint32_t off, std::string message) {
+    sink.on_diagnostic({kEngine, off, DiagnosticLevel::kWarning, std::move(message)});
+  }
+
+  bool need(uint32_t off, uint32_t size, std::string_view what) {
+    if (uint64_t{off} + size <= code_size) return true;
+    return fail(off, fmt::format("{} at 0x{:x} needs {} bytes but CODE ends at 0x{:x}", what, off, size, code_size));
+  }
+
+  bool go(uint32_t off, int64_t target) {
+    if (target < 0 || target >= code_size)
+      return fail(off, fmt::format("control transfer to 0x{:x}, outside CODE [0, 0x{:x})", target, code_size));
+    pos = static_cast<uint32_t>(target);
+    return true;
+  }
+
+  bool branch(uint32_t off, BranchKind kind, bool taken, int64_t target, uint32_t fallthrough, int64_t value,
+              int64_t limit) {
+    const int64_t next = taken ? target : fallthrough;
+    sink.on_branch({kEngine, off, kind, taken, static_cast<uint32_t>(std::max<int64_t>(next, 0)), value, limit});
+    return go(off, next);
+  }
+
+  // Calls `target`; its ShortEOF resumes at `resume`.
+  bool call(uint32_t off, int64_t target, uint32_t resume) {
+    if (stack.size() >= state.call_depth_limit)
+      return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit));
+    stack.push_back({resume, rel});
+    if (!go(off, target)) return false;
+    sink.on_call({kEngine, off, pos, resume, static_cast<uint32_t>(stack.size())});
+    return true;
+  }
+
+  void emit_op(uint32_t off, uint8_t op) {
+    const OpcodeInfo* info = find_opcode(op);
+    OpEvent e;
+    e.engine = kEngine;
+    e.offset = off;
+    e.op = op;
+    e.depth = static_cast<uint32_t>(stack.size());
+    if (info) {
+      e.name = info->mnemonic;
+      e.handler = info->handler;
+      e.handler_address = info->handler_address;
+      e.untraced = info->knowledge == Knowledge::kUntraced;
+    } else {
+      e.name = "?";
+    }
+    sink.on_op(e);
+  }
+
+  ViewPoint transform(const std::array<int16_t, 3>& v) const {
+    // view_k = sum_i (v_i + rel_i) * M[i][k]; Q15 matrix, 8 fractional bits kept.
+    const int64_t p[3] = {v[0] + rel[0], v[1] + rel[1], v[2] + rel[2]};
+    int64_t out[3];
+    for (int k = 0; k < 3; ++k) {
+      const int64_t sum = p[0] * view.m[0 + k] + p[1] * view.m[3 + k] + p[2] * view.m[6 + k];
+      out[k] = sum >> (assumed::kMatrixFractionBits - 8);
+    }
+    auto clamp32 = [](int64_t x) {
+      return static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN / 2, INT32_MAX / 2));
+    };
+    return {clamp32(out[0]), clamp32(out[1]), clamp32(out[2])};
+  }
+
+  // ---- handlers (each returns false to stop) -------------------------------------------------
+
+  bool h_EndObject(uint32_t off) { return stop(off, "EndObject", true); }
+
+  bool h_ShortEof(uint32_t off) {
+    if (stack.empty()) return stop(off, "ShortEOF at top level", true);
+    const Frame f = stack.back();
+    stack.pop_back();
+    rel = f.rel;
+    pos = f.resume;
+    sink.on_return({kEngine, off, pos, static_cast<uint32_t>(stack.size())});
+    return true;
+  }
+
+  bool h_Jump(uint32_t off) {
+    if (!need(off, 4, "Jump")) return false;
+    return branch(off, BranchKind::kJump, true, int64_t{off} + 4 + i16(off + 2), off + 4, 0, 0);
+  }
+
+  bool h_ShortJump(uint32_t off) {
+    // do_short_ijmp: DEC ESI, then the 0x48 body reads the rel16 from the second byte.
+    pos -= 1;
+    if (!need(off, 3, "ShortJump")) return false;
+    return branch(off, BranchKind::kJump, true, int64_t{off} + 3 + i16(off + 1), off + 3, 0, 0);
+  }
+
+  bool h_LongJump(uint32_t off) {
+    if (!need(off, 6, "LongJump")) return false;
+    return branch(off, BranchKind::kJump, true, int64_t{off} + 6 + i32(off + 2), off + 6, 0, 0);
+  }
+
+  bool h_Unmask(uint32_t off) {
+    if (!need(off, 4, "Unmask")) return false;
+    return call(off, int64_t{off} + 4 + i16(off + 2), off + 4);
+  }
+
+  bool h_UnmaskLong(uint32_t off) {
+    if (!need(off, 6, "UnmaskLong")) return false;
+    return call(off, int64_t{off} + 6 + i32(off + 2), off + 6);
+  }
+
+  bool h_XformUnmask(uint32_t off) {
+    const bool is_long = code[off] == 0xC6;
+    const uint32_t size = is_long ? 18 : 16;
+    if (!need(off, size, "XformUnmask")) return false;
+    const int64_t target = int64_t{off} + size + (is_long ? i32(off + 14) : i16(off + 14));
+    if (!call(off, target, off + size)) return false;
+    // The called chain renders at the object position moved by t (assumptions.h).
+    for (int k = 0; k < 3; ++k) rel[k] += i16(off + 2 + 2 * k);
+    return true;
+  }
+
+  bool h_JumpToFrame(uint32_t off) {
+    if (!need(off, 4, "JumpToFrame")) return false;
+    const uint32_t n = u16(off + 2);
+    if (!need(off, 4 + 2 * n, "JumpToFrame table")) return false;
+    if (n == 0) return fail(off, "JumpToFrame with 0 frames (the engine would divide by zero)");
+    const uint32_t idx = state.frame_counter() % n;
+    const uint32_t slot = off + 4 + 2 * idx;
+    return branch(off, BranchKind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx, n);
+  }
+
+  bool h_JumpToDamage(uint32_t off) {
+    if (!need(off, 4, "JumpToDamage")) return false;
+    const bool destroyed = state.destroyed_flag();
+    return branch(off, BranchKind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4, destroyed, 0);
+  }
+
+  bool h_JumpToDetail(uint32_t off) {
+    if (!need(off, 6, "JumpToDetail")) return false;
+    const uint16_t threshold = u16(off + 4);
+    const bool low = state.detail < threshold;
+    return branch(off, BranchKind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6, state.detail, threshold);
+  }
+
+  int64_t projected_size(uint16_t size) const {
+    if (projected_override) return *projected_override;
+    // depth = -(xv*m3 + yv*m6 + zv*m9), clamped >= 20 (seed); Q15 matrix (assumptions.h).
+    int64_t depth = -(rel[0] * view.m[2] + rel[1] * view.m[5] + rel[2] * view.m[8]);
+    depth >>= assumed::kMatrixFractionBits;
+    depth = std::max<int64_t>(depth, 20);
+    return int64_t{size} * state.aspecty * state.scrh / depth / 2;
+  }
+
+  bool h_JumpToLod(uint32_t off) {
+    if (!need(off, 8, "JumpToLOD")) return false;
+    const int64_t target = int64_t{off} + 8 + i16(off + 6);
+    const uint16_t thr = u16(off + 4);
+    if (state.effects & 0x20000) {
+      // _effects & 0x20000 forces the finest detail: the operand is skipped, the block renders.
+      return branch(off, BranchKind::kLod, false, target, off + 8, -1, thr);
+    }
+    const int64_t projected = projected_size(u16(off + 2));
+    const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
+    return branch(off, BranchKind::kLod, projected < threshold, target, off + 8, projected, threshold);
+  }
+
+  bool h_OrderField(uint32_t off) {
+    DecodeError error;
+    Instruction insn;
+    if (!decode_instruction({code, code_size}, off, insn, error)) return fail(error.offset, error.expected);
+    const uint16_t field = u16(off + 2);
+    const uint16_t cmp = u16(off + 4);
+    if (field + 1u >= state.object_record.size())
+      return fail(off, fmt::format("OrderField reads object-record word 0x{:x}, beyond the record", field));
+    const uint16_t value = static_cast<uint16_t>(state.object_record[field] | (state.object_record[field + 1] << 8));
+    const bool natural = (value == cmp) == assumed::kOrderFieldNaturalWhenEqual;
+    const int64_t a = int64_t{off} + 10 + i16(off + 8);  // call
+    const int64_t b = int64_t{off} + 8 + i16(off + 6);   // continue
+    return selector(off, natural, a, b, value, cmp);
+  }
+
+  bool selector(uint32_t off, bool natural, int64_t a, int64_t b, int64_t value, int64_t limit) {
+    const int64_t first = natural ? a : b;
+    const int64_t second = natural ? b : a;
+    if (second < 0 || second >= code_size)
+      return fail(off, fmt::format("selector continues at 0x{:x}, outside CODE", second));
+    sink.on_branch({kEngine, off, BranchKind::kSelector, !natural, static_cast<uint32_t>(std::max<int64_t>(first, 0)),
+                    value, limit});
+    return call(off, first, static_cast<uint32_t>(second));
+  }
+
+  bool h_OrderPlane(uint32_t off) {
+    const uint8_t op = code[off];
+    const uint32_t rel_at = op == 0x06 ? 16 : 12;
+    if (!need(off, rel_at, "plane selector")) return false;
+    const uint32_t size = rel_at + u16(off + rel_at - 2);
+    if (!need(off, size, "plane selector")) return false;
+    if (size < rel_at + 2) return fail(off, "plane selector whose size field leaves no call displacement");
+    int64_t test = 0;
+    const int64_t v[3] = {rel[0], rel[1], rel[2]};
+    if (op == 0x06) {
+      for (int k = 0; k < 3; ++k) test += int64_t{i16(off + 2 + 2 * k)} * (i16(off + 8 + 2 * k) + v[k]);
+    } else {
+      const int axis_a = op == 0x0C ? 1 : 0;
+      const int axis_b = op == 0x10 ? 1 : 2;
+      test = int64_t{i16(off + 2)} * (i16(off + 6) + v[axis_a]) + int64_t{i16(off + 4)} * (i16(off + 8) + v[axis_b]);
+    }
+    const int64_t a = int64_t{off} + rel_at + 2 + i16(off + rel_at);
+    return selector(off, test >= 0, a, int64_t{off} + size, test, 0);
+  }
+
+  bool h_VertexBuffer(uint32_t off) {
+    if (!need(off, 6, "VertexBuffer")) return false;
+    const uint32_t count = u16(off + 2);
+    const uint32_t push_at = u16(off + 4);
+    if (!need(off, 6 + 6 * count, "VertexBuffer")) return false;
+    const uint32_t first = push_at / 8;
+    if (push_at % 8) warn(off, fmt::format("VertexBuffer push_at {} is not a multiple of 8", push_at));
+    if (first + count > pool.size())
+      return fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool", first,
+                                   first + count - 1, pool.size()));
+    for (uint32_t i = 0; i < count; ++i) {
+      Slot& s = pool[first + i];
+      const uint32_t at = off + 6 + 6 * i;
+      s.model = {i16(at), i16(at + 2), i16(at + 4)};
+      s.view = transform(s.model);
+      s.epoch = epoch;
+    }
+    pos = off + 6 + 6 * count;
+    sink.on_vertices({kEngine, off, first, count});
+    return true;
+  }
+
+  bool h_VertexInfo(uint32_t off) {
+    pos -= 1;  // byte-magic: operands start at byte 1
+    if (!need(off, 7, "VertexInfo")) return false;
+    pos = off + 7;
+    return true;
+  }
+
+  bool h_TextureFile(uint32_t off) {
+    if (!need(off, 16, "TextureFile")) return false;
+    texture = texture_file_name({code, code_size}, off);
+    pos = off + 16;
+    return true;
+  }
+
+  bool h_TextureIndex(uint32_t off) {
+    if (!need(off, 4, "TextureIndex")) return false;
+    pos = off + 4;
+    return true;
+  }
+
+  bool h_Face(uint32_t off) {
+    // do_new_poly: byte-magic, operands start at byte 1. Parsed in place (no allocation: this is
+    // the hot path of geometry-heavy shapes).
+    DecodeError error;
+    auto size = face_size({code, code_size}, off, error);
+    if (!size) return fail(error.offset, error.expected);
+    pos = off + *size;
+    const uint8_t content = code[off + 1];
+    const uint8_t layout = code[off + 2];
+    uint32_t at = off + 5;
+    if (content & kFaceHaveNormal) at += 6 + ((layout & kLayoutByteCenter) ? 3 : 6);
+    const uint32_t n = code[at++];
+    const bool short_indices = (layout & kLayoutShortIndices) != 0;
+    const bool textured = (content & kFaceHaveTexcoords) != 0;
+    const bool byte_tc = (layout & kLayoutByteTexcoords) != 0;
+    uint32_t tc = at + n * (short_indices ? 2 : 1);
+    corners.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t idx = short_indices ? u16(at + 2 * i) : code[at + i];
+      if (idx >= pool.size() || pool[idx].epoch != epoch) {
+        warn(off, fmt::format("Face uses pool slot {}, which no VertexBuffer has written; face not drawn", idx));
+        return true;
+      }
+      FaceCorner& c = corners[i];
+      c.index = idx;
+      c.model = pool[idx].model;
+      c.view = pool[idx].view;
+      if (textured) {
+        if (byte_tc) {
+          c.texcoord = {code[tc], code[tc + 1]};
+          tc += 2;
+        } else {
+          c.texcoord = {u16(tc), u16(tc + 2)};
+          tc += 4;
+        }
+      } else {
+        c.texcoord = {0, 0};
+      }
+    }
+    FaceEvent e;
+    e.engine = kEngine;
+    e.offset = off;
+    e.sequence = static_cast<uint32_t>(faces++);
+    e.color = code[off + 3];
+    e.content_flags = content;
+    e.layout_flags = layout;
+    e.is_shadow = code[off + 4] != 0;
+    e.textured = textured;
+    e.texture = texture;
+    e.corners = corners;
+    sink.on_face(e);
+    return true;
+  }
+
+  bool h_X86Code(uint32_t off) {
+    // Not executed yet (assumptions.h): continue where the static walker ends the x86 region.
+    auto it = interp.x86_ends_.find(off);
+    const uint32_t resume = it != interp.x86_ends_.end() ? it->second : off + 2;
+    warn(off, fmt::format("x86 at 0x{:x} not executed (no sandbox yet): skipped statically to 0x{:x}", off + 2, resume));
+    return branch(off, BranchKind::kX86Skip, true, resume, off + 2, 0, 0);
+  }
+
+  bool h_Skip(uint32_t off) {
+    Instruction insn;
+    DecodeError error;
+    if (!decode_instruction({code, code_size}, off, insn, error)) return fail(error.offset, error.expected);
+    pos = off + insn.size;
+    return true;
+  }
+
+  bool h_EngineOnly(uint32_t off) {
+    const OpcodeInfo* info = find_opcode(code[off]);
+    return fail(off, fmt::format("opcode 0x{:02X} dispatches to the engine-only handler {}, which no shipped shape "
+                                 "uses and whose operand size is untraced",
+                                 code[off], info->handler));
+  }
+
+  bool h_Unassigned(uint32_t off) {
+    return fail(off, fmt::format("opcode 0x{:02X} dispatches to vector_table entry 0x{:X}: an unassigned slot (the "
+                                 "common stub 0x{:X}, or a handler no source names)",
+                                 code[off], vector_table_entry_address(code[off]), kUnassignedStubAddress));
+  }
+
+  bool odd_opcode(uint32_t off) {
+    const uint8_t op = code[off];
+    return fail(off, fmt::format("odd opcode 0x{:02X}: the engine would jump through the misaligned dword at "
+                                 "vector_table+0x{:X} (0x{:X}), straddling two handler entries{}",
+                                 op, op * 2, vector_table_entry_address(op),
+                                 op == 0x01 || op == 0xFF ? " (0x01/0xFF never reach the table in well-formed streams)"
+                                                          : ""));
+  }
+
+  // ---- dispatch ------------------------------------------------------------------------------
+
+  bool fetch(uint32_t& off, uint8_t& op) {
+    if (steps >= state.step_limit) {
+      sink.on_diagnostic({kEngine, pos, DiagnosticLevel::kError,
+                          fmt::format("step limit {} reached (budget)", state.step_limit)});
+      return stop(pos, "budget: steps", false);
+    }
+    // The engine fetches two bytes; a one-byte opcode may be CODE's last byte (its handler reads
+    // no operand), so only the opcode itself must lie inside CODE. Handlers check their operands.
+    if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
+    ++steps;
+    off = pos;
+    op = code[off];
+    pos += 2;  // every fetch consumes [op][first operand byte]
+    if (want_ops) emit_op(off, op);
+    return true;
+  }
+
+  bool dispatch(Handler h, uint32_t off) {
+    switch (h) {
+#define SHAPEVM_CASE(name) \
+  case Handler::k##name:   \
+    return h_##name(off);
+      SHAPEVM_FA_HANDLERS(SHAPEVM_CASE)
+#undef SHAPEVM_CASE
+    }
+    return false;
+  }
+
+  void run_switch() {
+    uint32_t off = 0;
+    uint8_t op = 0;
+    while (fetch(off, op)) {
+      if (op & 1) {
+        odd_opcode(off);
+        return;
+      }
+      if (!dispatch(handler_for(op), off)) return;
+    }
+  }
+
+  void run_threaded() {
+#if defined(__GNUC__)
+    static void* const labels[] = {
+#define SHAPEVM_LABEL(name) &&L_##name,
+        SHAPEVM_FA_HANDLERS(SHAPEVM_LABEL)
+#undef SHAPEVM_LABEL
+    };
+    // vector_table: entry i serves opcode 2*i.
+    void* vector_table[kVectorTableSlots];
+    for (size_t i = 0; i < kVectorTableSlots; ++i)
+      vector_table[i] = labels[static_cast<size_t>(handler_for(static_cast<uint8_t>(2 * i)))];
+    uint32_t off = 0;
+    uint8_t op = 0;
+#define SHAPEVM_NEXT()                       \
+  do {                                       \
+    if (!fetch(off, op)) return;             \
+    if (op & 1) goto L_odd;                  \
+    goto* vector_table[op >> 1];             \
+  } while (0)
+    SHAPEVM_NEXT();
+#define SHAPEVM_BODY(name)          \
+  L_##name:                         \
+  if (!h_##name(off)) return;       \
+  SHAPEVM_NEXT();
+    SHAPEVM_FA_HANDLERS(SHAPEVM_BODY)
+#undef SHAPEVM_BODY
+  L_odd:
+    odd_opcode(off);
+#undef SHAPEVM_NEXT
+#else
+    run_switch();
+#endif
+  }
+};
+
+Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
+    : shape_(shape), walk_(walk_shape(shape, walk_options)), pool_(assumed::kPoolSlots) {
+  std::set<uint16_t, std::greater<>> thresholds;
+  for (size_t i = 0; i < walk_.items.size(); ++i) {
+    const auto& item = walk_.items[i];
+    if (item.kind != ItemKind::kInstruction) continue;
+    if (item.insn->op == 0xC8) {
+      const uint16_t thr = load_u16(shape.code().data() + item.offset + 4);
+      if (thr) thresholds.insert(thr);
+    }
+    if (item.insn->op == 0xF0) {
+      const uint32_t payload = item.offset + 2;
+      const bool has_region = i + 1 < walk_.items.size() && walk_.items[i + 1].kind == ItemKind::kX86;
+      x86_ends_[item.offset] = has_region ? walk_.items[i + 1].offset + walk_.items[i + 1].size : payload;
+    }
+  }
+  lod_thresholds_.assign(thresholds.begin(), thresholds.end());
+}
+
+Interpreter::~Interpreter() = default;
+
+int64_t Interpreter::synthetic_projected_size(uint32_t level) const {
+  // Level 0 exceeds every threshold; level k sits just below the k-th largest (seed, FA-50).
+  if (level == 0 || lod_thresholds_.empty()) return INT32_MAX;
+  const size_t k = std::min<size_t>(level, lod_thresholds_.size());
+  return int64_t{lod_thresholds_[k - 1]} - 1;
+}
+
+RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch dispatch) {
+  Machine m(*this, state, sink);
+  if (dispatch == Dispatch::kThreaded) {
+    m.run_threaded();
+  } else {
+    m.run_switch();
+  }
+  m.result.ops = m.steps;
+  m.result.faces = m.faces;
+  sink.on_end({kEngine, m.result.end_offset, m.result.reason, m.result.clean, m.result.ops, m.result.faces});
+  return m.result;
+}
+
+}  // namespace shapevm::fa

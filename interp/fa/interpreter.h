@@ -1,0 +1,61 @@
+// The Fighters Anthology shape interpreter. It runs a shape's bytecode the way FA.EXE's
+// hand-written threaded interpreter did (seed 000, "Interpreter dispatch — vector_table"): every
+// fetch reads [opcode][first operand byte] and advances two bytes, dispatch goes through a
+// 128-entry table indexed like vector_table (opcode*2), and each handler ends by fetching and
+// dispatching the next instruction. Built with GCC/Clang labels-as-values; a switch over the same
+// handler list is the portable fallback (Dispatch::kSwitch), kept for comparison.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/common/events.h"
+#include "interp/fa/run_state.h"
+#include "interp/fa/shape.h"
+#include "interp/fa/walker.h"
+
+namespace shapevm::fa {
+
+enum class Dispatch : uint8_t { kThreaded, kSwitch };
+
+struct RunResult {
+  std::string reason;  // why the run ended
+  bool clean = true;   // false: a diagnostic (bad opcode, budget, bounds) stopped it
+  uint32_t end_offset = 0;
+  uint64_t ops = 0;
+  uint64_t faces = 0;
+};
+
+class Interpreter {
+ public:
+  // `shape` must outlive the interpreter. The static walk supplies the x86 region bounds used
+  // while X86Code is skipped (assumptions.h).
+  explicit Interpreter(const Shape& shape, const WalkOptions& walk_options = {});
+  ~Interpreter();
+
+  // Not reentrant: one interpreter per thread (it owns the vertex pool).
+  RunResult run(const RunState& state, EventSink& sink, Dispatch dispatch = Dispatch::kThreaded);
+
+  // The LOD thresholds of the shape, largest first (for --lod k), and the projected size that
+  // puts a run at level k: above every threshold for 0, just below the k-th largest otherwise.
+  const std::vector<uint16_t>& lod_thresholds() const { return lod_thresholds_; }
+  int64_t synthetic_projected_size(uint32_t level) const;
+
+ private:
+  struct Machine;
+  struct Slot;
+  const Shape& shape_;
+  WalkResult walk_;
+  std::vector<uint16_t> lod_thresholds_;
+  std::map<uint32_t, uint32_t> x86_ends_;  // X86Code offset -> end of its x86 region
+  std::vector<Slot> pool_;                  // the vertex pool, reused by every run
+  uint32_t epoch_ = 0;
+};
+
+// The trace names for branch kinds.
+const char* branch_kind_name(BranchKind kind);
+
+}  // namespace shapevm::fa

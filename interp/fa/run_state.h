@@ -1,0 +1,47 @@
+// The state an FA shape runs in: what the engine's globals hold for one draw (seed 000: the frame
+// counter, detail, effects, destroyed, the view and the object record), chosen on the command
+// line with the same options on every command (--frame, --lod, --detail, --destroyed, --effects,
+// --set NAME=VALUE, --camera distance,heading,pitch).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "interp/fa/assumptions.h"
+#include "interp/fa/camera.h"
+
+namespace shapevm::fa {
+
+struct RunState {
+  uint32_t frame = 0;  // _frameCounter before masking to 15 bits
+  uint16_t detail = assumed::kDefaultDetail;
+  uint32_t effects = 0;  // _effects; 0x20000 forces the finest LOD
+  bool destroyed = false;
+  bool force_destroyed = false;  // _forceDestroyed
+  std::optional<uint32_t> lod;   // a synthetic apparent size for LOD level k (seed, FA-50)
+  CameraSpec camera{0, assumed::kDefaultCameraHeading, assumed::kDefaultCameraPitch};
+  int32_t aspecty = assumed::kDefaultAspectY;
+  int32_t size_adjust = assumed::kDefaultSizeAdjust;
+  int32_t scrh = 480;  // the frame height unless set
+  // The object record OrderField (0x6C) reads a word from; +0x0E is the health word (FA-44).
+  std::array<uint8_t, 0x100> object_record{};
+  // Values for imports (x86 inputs such as _PLgearDown), kept for the sandbox.
+  std::map<std::string, int64_t> imports;
+  uint64_t step_limit = assumed::kDefaultStepLimit;
+  uint32_t call_depth_limit = assumed::kDefaultCallDepthLimit;
+
+  uint16_t frame_counter() const { return static_cast<uint16_t>(frame & 0x7FFF); }
+  // _destroyed as ShapeSetup sets it: health word == 0 or the override (FA-44). Without an
+  // explicit health word the --destroyed flag stands for it.
+  bool destroyed_flag() const { return destroyed || force_destroyed; }
+};
+
+// Applies `NAME=VALUE` for an engine global (_frameCounter, _detail, _effects, _destroyed,
+// _forceDestroyed, aspecty, scrh, sizeAdjust, health) or, for any other name, an import value.
+// Throws InputError naming the option on a malformed value.
+void apply_set(RunState& state, const std::string& assignment);
+
+}  // namespace shapevm::fa

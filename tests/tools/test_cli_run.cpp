@@ -1,0 +1,147 @@
+// trace, render and export through the command line: the JSON Lines schema (docs/trace.md), the
+// PNG written, the OBJ of exactly the state that ran, and exit code 2 on a run that stops on an
+// error.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "raster/png_io.h"
+#include "tests/tools/run_cli.h"
+
+namespace {
+const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
+const std::string kTank = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/tank.SH";
+
+std::vector<nlohmann::json> lines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("cli trace: JSON Lines with start, op, branch, call, face and end events") {
+  auto r = run_cli("trace " + shell_quote(kJet) + " --frame 5 --lod 0");
+  REQUIRE(r.exit_code == 0);
+  auto ev = lines(r.out);
+  REQUIRE(ev.size() > 20);
+  CHECK(ev.front()["ev"] == "start");
+  CHECK(ev.front()["schema"] == 1);
+  CHECK(ev.front()["state"]["frame_counter"] == 5);
+  CHECK(ev.back()["ev"] == "end");
+  CHECK(ev.back()["reason"] == "ShortEOF at top level");
+  int faces = 0;
+  bool saw_frame = false, saw_call = false, saw_short_jump = false;
+  for (const auto& e : ev) {
+    CHECK(e["eng"] == "fa");
+    if (e["ev"] == "face") {
+      CHECK(e["seq"] == faces);
+      ++faces;
+    }
+    if (e["ev"] == "branch" && e["kind"] == "frame") {
+      saw_frame = true;
+      CHECK(e["value"] == 1);  // 5 mod 4
+      CHECK(e["limit"] == 4);
+    }
+    if (e["ev"] == "call") saw_call = true;
+    if (e["ev"] == "op" && e["name"] == "ShortJump") {
+      saw_short_jump = true;
+      CHECK(e["handler"] == "0x4D30E4");
+      CHECK(e["symbol"] == "do_short_ijmp");
+    }
+  }
+  CHECK(ev.back()["faces"] == faces);
+  CHECK(saw_frame);
+  CHECK(saw_call);
+  CHECK(saw_short_jump);
+  // Offsets are CODE offsets: the first op is at 14, right after the header.
+  CHECK(ev[1]["off"] == 14);
+}
+
+TEST_CASE("cli render: writes an indexed PNG of the requested size; state options change it") {
+  ScratchDir dir;
+  const auto a = (dir / "a.png").string(), b = (dir / "b.png").string();
+  REQUIRE(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --size 200x150").exit_code == 0);
+  REQUIRE(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(b) + " --size 200x150 --destroyed")
+              .exit_code == 0);
+  auto ia = shapevm::raster::read_png(a);
+  auto ib = shapevm::raster::read_png(b);
+  CHECK(ia.frame.width() == 200);
+  CHECK(ia.frame.height() == 150);
+  CHECK(!(ia.frame == ib.frame));
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a)).exit_code == 2);  // exists
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --size 0x5").exit_code == 2);
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera 1,2").exit_code == 0);
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera x").exit_code == 2);
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --set nonsense").exit_code == 2);
+}
+
+TEST_CASE("cli export: the OBJ holds exactly the faces of the state that ran") {
+  ScratchDir dir;
+  const auto o = (dir / "t.obj").string();
+  REQUIRE(run_cli("export " + shell_quote(kTank) + " -o " + shell_quote(o)).exit_code == 0);
+  std::ifstream in(o);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(std::count(text.begin(), text.end(), 'f') >= 10);
+  int faces = 0;
+  std::istringstream lines_in(text);
+  std::string line;
+  while (std::getline(lines_in, line)) faces += line.rfind("f ", 0) == 0;
+  CHECK(faces == 10);  // the intact tank's finest LOD
+  const auto w = (dir / "w.obj").string();
+  REQUIRE(run_cli("export " + shell_quote(kTank) + " -o " + shell_quote(w) + " --destroyed").exit_code == 0);
+  std::ifstream win(w);
+  int wreck = 0;
+  while (std::getline(win, line)) wreck += line.rfind("f ", 0) == 0;
+  CHECK(wreck == 2);
+}
+
+TEST_CASE("cli trace: a run that exhausts its budget exits 2 and says why") {
+  auto r = run_cli("trace " + shell_quote(kJet) + " --no-ops --max-steps 5");
+  CHECK(r.exit_code == 2);
+  auto ev = lines(r.out);
+  REQUIRE(!ev.empty());
+  CHECK(ev.back()["reason"] == "budget: steps");
+  CHECK(ev.back()["ops"] == 5);
+}
+
+TEST_CASE("cli render --textures: textured faces sample the PIC the TextureFile names") {
+  ScratchDir dir;
+  // A dense 64x128 PIC (header, pixels at 64, row heads) whose texels are all index 0xC8.
+  const uint32_t w = 64, h = 128;
+  std::vector<uint8_t> pic(64, 0);
+  auto put32 = [&](size_t at, uint32_t v) {
+    if (pic.size() < at + 4) pic.resize(at + 4, 0);
+    for (int i = 0; i < 4; ++i) pic[at + i] = static_cast<uint8_t>(v >> (8 * i));
+  };
+  put32(0x02, w);
+  put32(0x06, h);
+  put32(0x0A, 64);
+  put32(0x0E, w * h);
+  pic.resize(64 + w * h, 0xC8);
+  put32(0x22, static_cast<uint32_t>(pic.size()));
+  put32(0x26, 4 * h);
+  for (uint32_t y = 0; y < h; ++y) put32(pic.size(), 64 + y * w);
+  std::filesystem::create_directories(dir / "tex");
+  {
+    std::ofstream out(dir / "tex" / "_jet.pic", std::ios::binary);  // names match case-insensitively
+    out.write(reinterpret_cast<const char*>(pic.data()), static_cast<std::streamsize>(pic.size()));
+  }
+  const auto with = (dir / "with.png").string(), without = (dir / "without.png").string();
+  REQUIRE(run_cli("render " + shell_quote(kJet) + " -o " + shell_quote(with) + " --lod 0 --textures " +
+                  shell_quote((dir / "tex").string()))
+              .exit_code == 0);
+  auto plain = run_cli("render " + shell_quote(kJet) + " -o " + shell_quote(without) + " --lod 0");
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.err.find("_JET.PIC not found") != std::string::npos);
+  auto count = [](const std::string& path) {
+    auto img = shapevm::raster::read_png(path);
+    return std::count(img.frame.pixels().begin(), img.frame.pixels().end(), uint8_t{0xC8});
+  };
+  CHECK(count(with) > 100);
+  CHECK(count(without) == 0);
+}
