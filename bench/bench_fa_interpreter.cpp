@@ -33,9 +33,9 @@ const fa::Shape& control_flow_shape() {
   static const fa::Shape shape = [] {
     std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
     for (int i = 0; i < 500; ++i) {
-      t += "Unmask @f" + std::to_string(i) + "\n ShortJump @j" + std::to_string(i) + "\nf" + std::to_string(i) +
-           ":\n JumpToFrame @g" + std::to_string(i) + "\ng" + std::to_string(i) + ":\n ShortEOF\nj" +
-           std::to_string(i) + ":\n";
+      t += "Unmask @f" + std::to_string(i) + "\n ShortJump @j" + std::to_string(i) + "\nf" +
+           std::to_string(i) + ":\n JumpToFrame @g" + std::to_string(i) + "\ng" +
+           std::to_string(i) + ":\n ShortEOF\nj" + std::to_string(i) + ":\n";
     }
     t += "ShortEOF\n";
     return assemble(t);
@@ -45,12 +45,15 @@ const fa::Shape& control_flow_shape() {
 
 const fa::Shape& geometry_shape() {
   static const fa::Shape shape = [] {
-    std::string t = ".header radius_world=0 radius=100 scale=8 extents=100,100,100\nVertexBuffer at=0\n";
-    for (int i = 0; i < 200; ++i) t += " v " + std::to_string(i % 20 * 5) + ", " + std::to_string(i / 20 * 5) + ", 0\n";
+    std::string t =
+        ".header radius_world=0 radius=100 scale=8 extents=100,100,100\nVertexBuffer at=0\n";
+    for (int i = 0; i < 200; ++i)
+      t += " v " + std::to_string(i % 20 * 5) + ", " + std::to_string(i / 20 * 5) + ", 0\n";
     for (int i = 0; i < 400; ++i) {
       const int a = i % 180;
-      t += "Face content=0 layout=0 color=" + std::to_string(16 + i % 64) + " shadow=0 idx=" + std::to_string(a) + "," +
-           std::to_string(a + 1) + "," + std::to_string(a + 20) + "\n";
+      t += "Face content=0 layout=0 color=" + std::to_string(16 + i % 64) +
+           " shadow=0 idx=" + std::to_string(a) + "," + std::to_string(a + 1) + "," +
+           std::to_string(a + 20) + "\n";
     }
     t += "ShortEOF\n";
     return assemble(t);
@@ -68,14 +71,22 @@ void run_ops(benchmark::State& state, const fa::Shape& shape, fa::Dispatch dispa
     ops += r.ops;
   }
   // Seconds per executed opcode (printed with an SI prefix, e.g. "2.1n" = 2.1 ns).
-  state.counters["per_op"] =
-      benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["per_op"] = benchmark::Counter(
+      static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void BM_ControlFlowThreaded(benchmark::State& s) { run_ops(s, control_flow_shape(), fa::Dispatch::kThreaded); }
-void BM_ControlFlowSwitch(benchmark::State& s) { run_ops(s, control_flow_shape(), fa::Dispatch::kSwitch); }
-void BM_GeometryThreaded(benchmark::State& s) { run_ops(s, geometry_shape(), fa::Dispatch::kThreaded); }
-void BM_GeometrySwitch(benchmark::State& s) { run_ops(s, geometry_shape(), fa::Dispatch::kSwitch); }
+void BM_ControlFlowThreaded(benchmark::State& s) {
+  run_ops(s, control_flow_shape(), fa::Dispatch::kThreaded);
+}
+void BM_ControlFlowSwitch(benchmark::State& s) {
+  run_ops(s, control_flow_shape(), fa::Dispatch::kSwitch);
+}
+void BM_GeometryThreaded(benchmark::State& s) {
+  run_ops(s, geometry_shape(), fa::Dispatch::kThreaded);
+}
+void BM_GeometrySwitch(benchmark::State& s) {
+  run_ops(s, geometry_shape(), fa::Dispatch::kSwitch);
+}
 BENCHMARK(BM_ControlFlowThreaded);
 BENCHMARK(BM_ControlFlowSwitch);
 BENCHMARK(BM_GeometryThreaded);
@@ -89,7 +100,8 @@ void BM_RenderGeometry640x480(benchmark::State& state) {
     auto f = tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr);
     benchmark::DoNotOptimize(f.frame.pixels().data());
   }
-  state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["fps"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RenderGeometry640x480);
 
@@ -102,7 +114,8 @@ void BM_RenderGeneratedCorpus(benchmark::State& state) {
   fa::RunState rs;
   for (auto _ : state) {
     uint64_t faces = 0;
-    for (const auto& shape : corpus) faces += tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr).faces_filled;
+    for (const auto& shape : corpus)
+      faces += tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr).faces_filled;
     benchmark::DoNotOptimize(faces);
   }
   state.counters["shapes"] = 1275;

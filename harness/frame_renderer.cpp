@@ -5,10 +5,12 @@
 
 namespace shapevm::harness {
 
-FrameRenderer::FrameRenderer(raster::Framebuffer& frame, FrameSettings settings, TextureLookup textures)
+FrameRenderer::FrameRenderer(raster::Framebuffer& frame, FrameSettings settings,
+                             TextureLookup textures)
     : frame_(frame),
       settings_(settings),
-      projection_(raster::make_projection(frame.width(), frame.height(), settings.focal_pixels, settings.near_z)),
+      projection_(raster::make_projection(frame.width(), frame.height(), settings.focal_pixels,
+                                          settings.near_z)),
       textures_(std::move(textures)) {}
 
 void FrameRenderer::on_face(const FaceEvent& e) {
@@ -42,7 +44,8 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     ++filled_;
     return;
   }
-  auto clipped = polygon_.size() == 1 ? polygon_ : raster::clip_polygon_near(polygon_, settings_.near_z);
+  auto clipped =
+      polygon_.size() == 1 ? polygon_ : raster::clip_polygon_near(polygon_, settings_.near_z);
   for (const auto& v : clipped) {
     raster::ScreenVertex s;
     if (raster::project(projection_, v, s)) screen_.push_back(s);

@@ -20,11 +20,13 @@ void MeshCollector::on_face(const FaceEvent& e) {
   faces_.push_back(std::move(f));
 }
 
-std::string MeshCollector::to_obj(double scale, const std::map<std::string, std::array<int, 2>>& texture_sizes) const {
+std::string MeshCollector::to_obj(
+    double scale, const std::map<std::string, std::array<int, 2>>& texture_sizes) const {
   std::string out = "# shapevm export: the faces drawn by one run, in draw order\n";
   if (std::any_of(faces_.begin(), faces_.end(), [](const Face& f) { return !f.texture.empty(); }))
     out += "mtllib shape.mtl\n";
-  for (const auto& v : vertices_) out += fmt::format("v {} {} {}\n", v[0] * scale, v[1] * scale, v[2] * scale);
+  for (const auto& v : vertices_)
+    out += fmt::format("v {} {} {}\n", v[0] * scale, v[1] * scale, v[2] * scale);
   uint32_t vt = 0;
   std::string current;
   for (const auto& f : faces_) {

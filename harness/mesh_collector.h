@@ -30,7 +30,8 @@ class MeshCollector : public EventSink {
   // OBJ text. Coordinates are the shape's raw units times `scale` (the header's scale factor,
   // so the OBJ is in feet). Texture coordinates are divided by `texture_size` (texels) when known
   // (v flipped for the usual bottom-left origin); otherwise written in texel units.
-  std::string to_obj(double scale, const std::map<std::string, std::array<int, 2>>& texture_sizes = {}) const;
+  std::string to_obj(double scale,
+                     const std::map<std::string, std::array<int, 2>>& texture_sizes = {}) const;
 
  private:
   // A vertex is the pool slot's coordinates at the time a face used it: identical coordinates

@@ -5,22 +5,32 @@ namespace shapevm::harness {
 namespace {
 const char* branch_name(BranchKind kind) {
   switch (kind) {
-    case BranchKind::kJump: return "jump";
-    case BranchKind::kFrame: return "frame";
-    case BranchKind::kLod: return "lod";
-    case BranchKind::kDetail: return "detail";
-    case BranchKind::kDamage: return "damage";
-    case BranchKind::kSelector: return "selector";
-    case BranchKind::kX86Skip: return "x86-skip";
+    case BranchKind::kJump:
+      return "jump";
+    case BranchKind::kFrame:
+      return "frame";
+    case BranchKind::kLod:
+      return "lod";
+    case BranchKind::kDetail:
+      return "detail";
+    case BranchKind::kDamage:
+      return "damage";
+    case BranchKind::kSelector:
+      return "selector";
+    case BranchKind::kX86Skip:
+      return "x86-skip";
   }
   return "?";
 }
 
 const char* level_name(DiagnosticLevel level) {
   switch (level) {
-    case DiagnosticLevel::kInfo: return "info";
-    case DiagnosticLevel::kWarning: return "warning";
-    case DiagnosticLevel::kError: return "error";
+    case DiagnosticLevel::kInfo:
+      return "info";
+    case DiagnosticLevel::kWarning:
+      return "warning";
+    case DiagnosticLevel::kError:
+      return "error";
   }
   return "?";
 }
@@ -52,15 +62,18 @@ void TraceWriter::flush() {
   std::fflush(out_);
 }
 
-void TraceWriter::start(std::string_view engine, std::string_view source, const std::string& state_json) {
-  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"start","eng":"{}","schema":{},"source":{},"state":{}}})", engine,
+void TraceWriter::start(std::string_view engine, std::string_view source,
+                        const std::string& state_json) {
+  fmt::format_to(std::back_inserter(buf_),
+                 R"({{"ev":"start","eng":"{}","schema":{},"source":{},"state":{}}})", engine,
                  kTraceSchemaVersion, json_quote(source), state_json);
   line();
 }
 
 void TraceWriter::on_op(const OpEvent& e) {
   auto it = std::back_inserter(buf_);
-  fmt::format_to(it, R"({{"ev":"op","eng":"{}","off":{},"op":{},"name":"{}")", e.engine, e.offset, e.op, e.name);
+  fmt::format_to(it, R"({{"ev":"op","eng":"{}","off":{},"op":{},"name":"{}")", e.engine, e.offset,
+                 e.op, e.name);
   if (e.handler_address) fmt::format_to(it, R"(,"handler":"0x{:X}")", e.handler_address);
   if (!e.handler.empty()) fmt::format_to(it, R"(,"symbol":"{}")", e.handler);
   fmt::format_to(it, R"(,"depth":{})", e.depth);
@@ -70,43 +83,50 @@ void TraceWriter::on_op(const OpEvent& e) {
 }
 
 void TraceWriter::on_branch(const BranchEvent& e) {
-  fmt::format_to(std::back_inserter(buf_),
-                 R"({{"ev":"branch","eng":"{}","off":{},"kind":"{}","taken":{},"to":{},"value":{},"limit":{}}})",
-                 e.engine, e.offset, branch_name(e.kind), e.taken, e.target, e.value, e.limit);
+  fmt::format_to(
+      std::back_inserter(buf_),
+      R"({{"ev":"branch","eng":"{}","off":{},"kind":"{}","taken":{},"to":{},"value":{},"limit":{}}})",
+      e.engine, e.offset, branch_name(e.kind), e.taken, e.target, e.value, e.limit);
   line();
 }
 
 void TraceWriter::on_call(const CallEvent& e) {
-  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"call","eng":"{}","off":{},"to":{},"resume":{},"depth":{}}})",
-                 e.engine, e.offset, e.target, e.resume, e.depth);
+  fmt::format_to(std::back_inserter(buf_),
+                 R"({{"ev":"call","eng":"{}","off":{},"to":{},"resume":{},"depth":{}}})", e.engine,
+                 e.offset, e.target, e.resume, e.depth);
   line();
 }
 
 void TraceWriter::on_return(const ReturnEvent& e) {
-  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"ret","eng":"{}","off":{},"to":{},"depth":{}}})", e.engine,
-                 e.offset, e.resume, e.depth);
+  fmt::format_to(std::back_inserter(buf_),
+                 R"({{"ev":"ret","eng":"{}","off":{},"to":{},"depth":{}}})", e.engine, e.offset,
+                 e.resume, e.depth);
   line();
 }
 
 void TraceWriter::on_vertices(const VerticesEvent& e) {
-  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"vertices","eng":"{}","off":{},"first":{},"count":{}}})",
-                 e.engine, e.offset, e.first_slot, e.count);
+  fmt::format_to(std::back_inserter(buf_),
+                 R"({{"ev":"vertices","eng":"{}","off":{},"first":{},"count":{}}})", e.engine,
+                 e.offset, e.first_slot, e.count);
   line();
 }
 
 void TraceWriter::on_face(const FaceEvent& e) {
   auto it = std::back_inserter(buf_);
-  fmt::format_to(it, R"({{"ev":"face","eng":"{}","off":{},"seq":{},"indices":[)", e.engine, e.offset, e.sequence);
-  for (size_t i = 0; i < e.corners.size(); ++i) fmt::format_to(it, "{}{}", i ? "," : "", e.corners[i].index);
-  fmt::format_to(it, R"(],"color":{},"content":{},"layout":{},"shadow":{})", e.color, e.content_flags,
-                 e.layout_flags, e.is_shadow);
+  fmt::format_to(it, R"({{"ev":"face","eng":"{}","off":{},"seq":{},"indices":[)", e.engine,
+                 e.offset, e.sequence);
+  for (size_t i = 0; i < e.corners.size(); ++i)
+    fmt::format_to(it, "{}{}", i ? "," : "", e.corners[i].index);
+  fmt::format_to(it, R"(],"color":{},"content":{},"layout":{},"shadow":{})", e.color,
+                 e.content_flags, e.layout_flags, e.is_shadow);
   // The texture applies only to textured faces; others are flat in `color`.
   fmt::format_to(it, R"(,"texture":{})",
                  !e.textured || e.texture.empty() ? std::string("null") : json_quote(e.texture));
   if (e.textured) {
     fmt::format_to(it, R"(,"uv":[)");
     for (size_t i = 0; i < e.corners.size(); ++i)
-      fmt::format_to(it, "{}[{},{}]", i ? "," : "", e.corners[i].texcoord[0], e.corners[i].texcoord[1]);
+      fmt::format_to(it, "{}[{},{}]", i ? "," : "", e.corners[i].texcoord[0],
+                     e.corners[i].texcoord[1]);
     buf_.push_back(']');
   }
   buf_.push_back('}');
@@ -114,15 +134,16 @@ void TraceWriter::on_face(const FaceEvent& e) {
 }
 
 void TraceWriter::on_diagnostic(const DiagnosticEvent& e) {
-  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"diag","eng":"{}","off":{},"level":"{}","message":{}}})",
-                 e.engine, e.offset, level_name(e.level), json_quote(e.message));
+  fmt::format_to(std::back_inserter(buf_),
+                 R"({{"ev":"diag","eng":"{}","off":{},"level":"{}","message":{}}})", e.engine,
+                 e.offset, level_name(e.level), json_quote(e.message));
   line();
 }
 
 void TraceWriter::on_end(const EndEvent& e) {
   fmt::format_to(std::back_inserter(buf_),
-                 R"({{"ev":"end","eng":"{}","off":{},"reason":{},"clean":{},"ops":{},"faces":{}}})", e.engine,
-                 e.offset, json_quote(e.reason), e.clean, e.ops, e.faces);
+                 R"({{"ev":"end","eng":"{}","off":{},"reason":{},"clean":{},"ops":{},"faces":{}}})",
+                 e.engine, e.offset, json_quote(e.reason), e.clean, e.ops, e.faces);
   line();
   flush();
 }

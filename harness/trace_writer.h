@@ -2,10 +2,10 @@
 // Schema (versioned, docs/trace.md): every line has "ev" and "eng"; fields are only ever added.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "interp/common/events.h"
 

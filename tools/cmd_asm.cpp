@@ -17,7 +17,8 @@ void register_asm_command(CLI::App& app, CommandContext&) {
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "asm",
-      "Assemble FA shape text (the language `shapevm disasm` prints; docs/fa-asm.md) into a Phar Lap\n"
+      "Assemble FA shape text (the language `shapevm disasm` prints; docs/fa-asm.md) into a Phar "
+      "Lap\n"
       "PE .SH with CODE, .idata, .reloc and trampolines laid out as the shipped shapes have them.");
   cmd->add_option("input", opts->input, "The assembler text (.fas)")->required();
   cmd->add_option("-o,--output", opts->output, "The .SH file to write")->required();
@@ -30,7 +31,8 @@ void register_asm_command(CLI::App& app, CommandContext&) {
     auto bytes = read_file(opts->input);
     std::string text(bytes.begin(), bytes.end());
     AssembledShape shape = assemble_fa(text, opts->input);
-    write_file_atomic(opts->output, shape.file, opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
+    write_file_atomic(opts->output, shape.file,
+                      opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
   });
 }
 

@@ -19,8 +19,10 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "disasm",
-      "Disassemble an FA .SH shape (file or LIB:MEMBER): offsets (CODE-relative, header at 0), raw\n"
-      "bytes, mnemonics, decoded operands, labels for every target, handler names, and x86 regions\n"
+      "Disassemble an FA .SH shape (file or LIB:MEMBER): offsets (CODE-relative, header at 0), "
+      "raw\n"
+      "bytes, mnemonics, decoded operands, labels for every target, handler names, and x86 "
+      "regions\n"
       "disassembled inline. The listing re-assembles with `shapevm asm` to the identical file.\n"
       "Exit 2 if the file is malformed (the listing is still printed, with the errors).");
   cmd->add_option("file", opts->file, "The .SH file, or LIB:MEMBER")->required();
@@ -31,7 +33,7 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([opts, &ctx] {
     fa::Shape shape = load_fa_shape(opts->file);
     fa::WalkResult walk = fa::walk_shape(shape, opts->walk);
-    fa::Listing listing = fa::make_listing(shape, walk);
+    fa::Listing listing = fa::make_listing(shape, walk, opts->json);
     std::string text = opts->json ? fa::render_listing_json(shape, listing).dump(1) + "\n"
                                   : fa::render_listing_text(shape, listing);
     if (opts->output.empty()) {
@@ -42,8 +44,8 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
     for (const auto& d : walk.diagnostics) {
       if (d.level != fa::WalkDiagnostic::Level::kError) continue;
       std::fflush(stdout);
-      fmt::print(stderr, "shapevm: error: {}: offset 0x{:x} (CODE offset 0x{:x}): {}\n", shape.source(),
-                 shape.file_offset(d.offset), d.offset, d.message);
+      fmt::print(stderr, "shapevm: error: {}: offset 0x{:x} (CODE offset 0x{:x}): {}\n",
+                 shape.source(), shape.file_offset(d.offset), d.offset, d.message);
       ctx.exit_code = 2;
     }
   });

@@ -27,7 +27,8 @@ void register_examples_command(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "examples",
-      "Run the main job on the bundled examples (built from examples/ at build time): every shape is\n"
+      "Run the main job on the bundled examples (built from examples/ at build time): every shape "
+      "is\n"
       "loaded, run in its default state, rendered to OUT/NAME.png (640x480, built-in palette) and\n"
       "summarised in one line. Exit 2 if any example is malformed or stops on an error.");
   cmd->add_option("dir", o->dir, "Directory of built examples")->capture_default_str();
@@ -37,7 +38,8 @@ void register_examples_command(CLI::App& app, CommandContext& ctx) {
     std::vector<std::filesystem::path> files;
     std::error_code ec;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(o->dir, ec)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".SH") files.push_back(entry.path());
+      if (entry.is_regular_file() && entry.path().extension() == ".SH")
+        files.push_back(entry.path());
     }
     if (ec) throw InputError(o->dir, "cannot list the examples directory: " + ec.message());
     if (files.empty()) throw InputError(o->dir, "no .SH examples found (build the project first)");
@@ -52,8 +54,8 @@ void register_examples_command(CLI::App& app, CommandContext& ctx) {
       FaFrame frame = render_fa_frame(shape, fa_run_state(RunOptions{}, 480), 640, 480, 0, nullptr);
       const auto png = std::filesystem::path(o->out) / (file.stem().string() + ".png");
       raster::write_indexed_png(png, frame.frame, palette);
-      fmt::print("{} -> {} ({} faces drawn, {} ops, {})\n", fa::shape_summary_line(shape, info), png.string(),
-                 frame.faces_filled, frame.result.ops, frame.result.reason);
+      fmt::print("{} -> {} ({} faces drawn, {} ops, {})\n", fa::shape_summary_line(shape, info),
+                 png.string(), frame.faces_filled, frame.result.ops, frame.result.reason);
       if (walk.has_errors() || !frame.result.clean) ctx.exit_code = 2;
     }
   });

@@ -21,13 +21,15 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
     fa::WalkOptions walk;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand(
-      "export",
-      "Run an FA shape for one state and write the faces it drew as Wavefront OBJ (feet; `usemtl` per\n"
-      "texture or palette colour; texture coordinates normalised when --textures gives the sizes).");
+  CLI::App* cmd = app.add_subcommand("export",
+                                     "Run an FA shape for one state and write the faces it drew as "
+                                     "Wavefront OBJ (feet; `usemtl` per\n"
+                                     "texture or palette colour; texture coordinates normalised "
+                                     "when --textures gives the sizes).");
   cmd->add_option("file", o->file, "The .SH file, or LIB:MEMBER")->required();
   cmd->add_option("-o,--output", o->output, "The .obj to write")->required();
-  cmd->add_option("--textures", o->textures, "Directory or .LIB holding the PIC textures (for their sizes)");
+  cmd->add_option("--textures", o->textures,
+                  "Directory or .LIB holding the PIC textures (for their sizes)");
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_run_options(cmd, o->run);
   add_objend_option(cmd, o->walk);
@@ -47,8 +49,8 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
     write_text_atomic(o->output, mesh.to_obj(shape.header.scale_factor(), sizes),
                       o->force ? Overwrite::kAllow : Overwrite::kRefuse);
     if (!r.clean) {
-      fmt::print(stderr, "shapevm: error: {}: the run stopped at CODE offset 0x{:x}: {}\n", shape.source(),
-                 r.end_offset, r.reason);
+      fmt::print(stderr, "shapevm: error: {}: the run stopped at CODE offset 0x{:x}: {}\n",
+                 shape.source(), r.end_offset, r.reason);
       ctx.exit_code = 2;
     }
   });

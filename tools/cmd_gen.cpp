@@ -16,7 +16,8 @@
 namespace shapevm::tools {
 
 void register_gen_command(CLI::App& app, CommandContext&) {
-  CLI::App* gen = app.add_subcommand("gen", "Generate synthetic shapes for benchmarks, tests and fuzzing seeds.");
+  CLI::App* gen = app.add_subcommand(
+      "gen", "Generate synthetic shapes for benchmarks, tests and fuzzing seeds.");
   gen->require_subcommand(1);
 
   struct Options {
@@ -27,19 +28,23 @@ void register_gen_command(CLI::App& app, CommandContext&) {
     bool text = false;
   };
   auto opts = std::make_shared<Options>();
-  CLI::App* fa = gen->add_subcommand(
-      "fa",
-      "Write N synthetic Fighters Anthology shapes (GEN00001.SH, ...) with the corpus's structure: 2-4\n"
-      "LOD blocks with hundreds of vertices and faces, Unmask fragments, draw-order selectors, frame\n"
-      "tables, damage branches, untraced opcodes and, on about 40%, x86 articulation selectors. The\n"
-      "same --seed always gives the same files.");
+  CLI::App* fa = gen->add_subcommand("fa",
+                                     "Write N synthetic Fighters Anthology shapes (GEN00001.SH, "
+                                     "...) with the corpus's structure: 2-4\n"
+                                     "LOD blocks with hundreds of vertices and faces, Unmask "
+                                     "fragments, draw-order selectors, frame\n"
+                                     "tables, damage branches, untraced opcodes and, on about 40%, "
+                                     "x86 articulation selectors. The\n"
+                                     "same --seed always gives the same files.");
   fa->add_option("--count", opts->count, "How many shapes to write (1..100000)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 100000u));
   fa->add_option("--seed", opts->seed, "Seed of the run")->capture_default_str();
-  fa->add_option("-o,--output", opts->dir, "The directory to write into (created if missing)")->required();
+  fa->add_option("-o,--output", opts->dir, "The directory to write into (created if missing)")
+      ->required();
   fa->add_flag("--force", opts->force, "Overwrite existing files");
-  fa->add_flag("--text", opts->text, "Also write each shape's assembler text beside it (GEN00001.fas)");
+  fa->add_flag("--text", opts->text,
+               "Also write each shape's assembler text beside it (GEN00001.fas)");
   fa->callback([opts] {
     namespace fs = std::filesystem;
     const fs::path dir(opts->dir);

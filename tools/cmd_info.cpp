@@ -17,7 +17,8 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "info",
       "Describe FA .SH shapes (files or LIB:MEMBER): header fields, instruction counts by opcode,\n"
-      "vertex buffers, faces, textures, frame tables, LOD/detail sites, damage branches, x86 blocks,\n"
+      "vertex buffers, faces, textures, frame tables, LOD/detail sites, damage branches, x86 "
+      "blocks,\n"
       "imports and trampolines, and which PtrToObjEnd reading lands on an EndObject.\n"
       "With several files and --json, prints one JSON object per line.");
   cmd->add_option("files", opts->files, "The .SH files, or LIB:MEMBER")->required();
@@ -29,9 +30,11 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
       fa::WalkResult walk = fa::walk_shape(shape, opts->walk);
       fa::ShapeInfo info = fa::analyze_shape(shape, walk);
       if (opts->json) {
-        fmt::print("{}\n", fa::shape_info_json(shape, walk, info).dump(opts->files.size() > 1 ? -1 : 1));
+        fmt::print("{}\n",
+                   fa::shape_info_json(shape, walk, info).dump(opts->files.size() > 1 ? -1 : 1));
       } else {
-        fmt::print("{}{}", fa::shape_info_text(shape, walk, info), opts->files.size() > 1 ? "\n" : "");
+        fmt::print("{}{}", fa::shape_info_text(shape, walk, info),
+                   opts->files.size() > 1 ? "\n" : "");
       }
       if (walk.has_errors()) ctx.exit_code = 2;
     }

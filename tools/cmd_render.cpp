@@ -26,15 +26,17 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
     fa::WalkOptions walk;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand(
-      "render",
-      "Run an FA shape for one state and draw it into an 8-bit indexed frame (painter's algorithm in\n"
-      "program order, fixed-point fills), written as an indexed PNG. Exit 2 if the run stopped on an\n"
-      "error.");
+  CLI::App* cmd = app.add_subcommand("render",
+                                     "Run an FA shape for one state and draw it into an 8-bit "
+                                     "indexed frame (painter's algorithm in\n"
+                                     "program order, fixed-point fills), written as an indexed "
+                                     "PNG. Exit 2 if the run stopped on an\n"
+                                     "error.");
   cmd->add_option("file", o->file, "The .SH file, or LIB:MEMBER")->required();
   cmd->add_option("-o,--output", o->output, "The PNG to write")->required();
   cmd->add_option("--size", o->size, "WIDTHxHEIGHT")->capture_default_str();
-  cmd->add_option("--palette", o->palette, "FA PALETTE.PAL (file or LIB:MEMBER); default: built-in palette");
+  cmd->add_option("--palette", o->palette,
+                  "FA PALETTE.PAL (file or LIB:MEMBER); default: built-in palette");
   cmd->add_option("--textures", o->textures, "Directory or .LIB holding the PIC textures");
   cmd->add_option("--background", o->background, "Palette index the frame is cleared to")
       ->check(CLI::Range(0, 255))
@@ -49,15 +51,17 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
     std::optional<FaTextures> textures;
     if (!o->textures.empty()) textures.emplace(o->textures);
     FaFrame frame = render_fa_frame(shape, fa_run_state(o->run, height), width, height,
-                                    static_cast<uint8_t>(o->background), textures ? &*textures : nullptr, o->walk);
+                                    static_cast<uint8_t>(o->background),
+                                    textures ? &*textures : nullptr, o->walk);
     if (!o->force && std::filesystem::exists(o->output))
       throw InputError(o->output, "already exists (not overwritten; pass --force to replace it)");
     raster::write_indexed_png(o->output, frame.frame, palette);
     for (const auto& name : frame.missing_textures)
-      fmt::print(stderr, "shapevm: warning: texture {} not found; its faces are drawn flat\n", name);
+      fmt::print(stderr, "shapevm: warning: texture {} not found; its faces are drawn flat\n",
+                 name);
     if (!frame.result.clean) {
-      fmt::print(stderr, "shapevm: error: {}: the run stopped at CODE offset 0x{:x}: {}\n", shape.source(),
-                 frame.result.end_offset, frame.result.reason);
+      fmt::print(stderr, "shapevm: error: {}: the run stopped at CODE offset 0x{:x}: {}\n",
+                 shape.source(), frame.result.end_offset, frame.result.reason);
       ctx.exit_code = 2;
     }
   });

@@ -24,14 +24,17 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "trace",
-      "Run an FA shape for one state and write every event as JSON Lines: executed opcodes (offset,\n"
-      "opcode, mnemonic, handler address, call depth), branches (taken or not, where to), calls and\n"
+      "Run an FA shape for one state and write every event as JSON Lines: executed opcodes "
+      "(offset,\n"
+      "opcode, mnemonic, handler address, call depth), branches (taken or not, where to), calls "
+      "and\n"
       "returns, vertex buffers, drawn faces in draw order, diagnostics, and a final end line.\n"
       "Exit 2 if the run stopped on an error (bad opcode, budget).");
   cmd->add_option("file", o->file, "The .SH file, or LIB:MEMBER")->required();
   cmd->add_option("-o,--output", o->output, "Write the trace to this file (default: stdout)");
   cmd->add_flag("--no-ops", o->no_ops, "Leave out the per-opcode lines");
-  cmd->add_flag("--switch-dispatch", o->switch_dispatch, "Use the switch interpreter instead of threaded code");
+  cmd->add_flag("--switch-dispatch", o->switch_dispatch,
+                "Use the switch interpreter instead of threaded code");
   add_run_options(cmd, o->run);
   add_objend_option(cmd, o->walk);
   cmd->callback([o, &ctx] {
@@ -49,7 +52,8 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
     {
       harness::TraceWriter writer(out, !o->no_ops);
       writer.start("fa", shape.source(), run_state_json(state).dump());
-      r = interp.run(state, writer, o->switch_dispatch ? fa::Dispatch::kSwitch : fa::Dispatch::kThreaded);
+      r = interp.run(state, writer,
+                     o->switch_dispatch ? fa::Dispatch::kSwitch : fa::Dispatch::kThreaded);
     }
     if (out != stdout) {
       std::fclose(out);

@@ -11,11 +11,11 @@ struct CommandContext {
   int exit_code = 0;
 };
 
-void register_lib_command(CLI::App& app, CommandContext& ctx);     // cmd_lib.cpp
-void register_disasm_command(CLI::App& app, CommandContext& ctx);  // cmd_disasm.cpp
-void register_info_command(CLI::App& app, CommandContext& ctx);    // cmd_info.cpp
-void register_asm_command(CLI::App& app, CommandContext& ctx);     // cmd_asm.cpp
-void register_gen_command(CLI::App& app, CommandContext& ctx);     // cmd_gen.cpp
+void register_lib_command(CLI::App& app, CommandContext& ctx);       // cmd_lib.cpp
+void register_disasm_command(CLI::App& app, CommandContext& ctx);    // cmd_disasm.cpp
+void register_info_command(CLI::App& app, CommandContext& ctx);      // cmd_info.cpp
+void register_asm_command(CLI::App& app, CommandContext& ctx);       // cmd_asm.cpp
+void register_gen_command(CLI::App& app, CommandContext& ctx);       // cmd_gen.cpp
 void register_examples_command(CLI::App& app, CommandContext& ctx);  // cmd_examples.cpp
 void register_trace_command(CLI::App& app, CommandContext& ctx);     // cmd_trace.cpp
 void register_render_command(CLI::App& app, CommandContext& ctx);    // cmd_render.cpp

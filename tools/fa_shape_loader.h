@@ -20,9 +20,10 @@ inline fa::Shape load_fa_shape(const std::string& spec) {
 inline void add_objend_option(CLI::App* cmd, fa::WalkOptions& options) {
   static const std::map<std::string, fa::ObjEndReading> kReadings{
       {"absolute", fa::ObjEndReading::kAbsolute}, {"relative", fa::ObjEndReading::kRelative}};
-  cmd->add_option("--objend", options.obj_end_reading,
-                  "How PtrToObjEnd's operand is read: absolute (the seed, default) or relative (to the "
-                  "end of the instruction, as OpenFA reads it)")
+  cmd->add_option(
+         "--objend", options.obj_end_reading,
+         "How PtrToObjEnd's operand is read: absolute (the seed, default) or relative (to the "
+         "end of the instruction, as OpenFA reads it)")
       ->transform(CLI::CheckedTransformer(kReadings, CLI::ignore_case));
 }
 

@@ -13,7 +13,8 @@ namespace shapevm::tools {
 namespace {
 std::string upper(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return std::toupper(c); });
   return out;
 }
 }  // namespace

@@ -4,8 +4,8 @@
 
 namespace shapevm::tools {
 
-FaFrame render_fa_frame(const fa::Shape& shape, const fa::RunState& state, int width, int height, uint8_t background,
-                        FaTextures* textures, const fa::WalkOptions& walk) {
+FaFrame render_fa_frame(const fa::Shape& shape, const fa::RunState& state, int width, int height,
+                        uint8_t background, FaTextures* textures, const fa::WalkOptions& walk) {
   FaFrame out{raster::Framebuffer(width, height, background), {}, 0, {}};
   harness::FrameSettings settings;
   settings.focal_pixels = height;

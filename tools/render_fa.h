@@ -19,8 +19,8 @@ struct FaFrame {
   std::set<std::string> missing_textures;
 };
 
-FaFrame render_fa_frame(const fa::Shape& shape, const fa::RunState& state, int width, int height, uint8_t background,
-                        FaTextures* textures, const fa::WalkOptions& walk = {});
+FaFrame render_fa_frame(const fa::Shape& shape, const fa::RunState& state, int width, int height,
+                        uint8_t background, FaTextures* textures, const fa::WalkOptions& walk = {});
 
 // "640x480" -> {640, 480}; InputError unless both are 1..8192.
 std::pair<int, int> parse_size(const std::string& text);

@@ -7,20 +7,26 @@
 namespace shapevm::tools {
 
 void add_run_options(CLI::App* cmd, RunOptions& o) {
-  cmd->add_option("--frame", o.frame, "The frame counter (_frameCounter, masked to 15 bits): JumpToFrame takes "
-                                      "slot frame mod nframes")
+  cmd->add_option("--frame", o.frame,
+                  "The frame counter (_frameCounter, masked to 15 bits): JumpToFrame takes "
+                  "slot frame mod nframes")
       ->capture_default_str();
-  cmd->add_option("--lod", o.lod, "LOD level: 0 = finest; level k is an apparent size just below the k-th largest "
-                                  "JumpToLOD threshold of the shape (overrides the camera distance)");
-  cmd->add_option("--detail", o.detail, "The detail preference (_detail); JumpToDetail branches when it is below the "
-                                        "site's threshold (default: maximum)");
+  cmd->add_option("--lod", o.lod,
+                  "LOD level: 0 = finest; level k is an apparent size just below the k-th largest "
+                  "JumpToLOD threshold of the shape (overrides the camera distance)");
+  cmd->add_option("--detail", o.detail,
+                  "The detail preference (_detail); JumpToDetail branches when it is below the "
+                  "site's threshold (default: maximum)");
   cmd->add_flag("--destroyed", o.destroyed, "Draw the destroyed state (_destroyed = 1)");
-  cmd->add_option("--effects", o.effects, "The _effects word (0x20000 forces the finest LOD)")->capture_default_str();
-  cmd->add_option("--set", o.sets, "NAME=VALUE for an engine global (_frameCounter, _detail, _effects, _destroyed, "
-                                   "_forceDestroyed, health, aspecty, scrh, sizeAdjust, record+OFF) or an import "
-                                   "such as _PLgearDown; repeatable")
+  cmd->add_option("--effects", o.effects, "The _effects word (0x20000 forces the finest LOD)")
+      ->capture_default_str();
+  cmd->add_option("--set", o.sets,
+                  "NAME=VALUE for an engine global (_frameCounter, _detail, _effects, _destroyed, "
+                  "_forceDestroyed, health, aspecty, scrh, sizeAdjust, record+OFF) or an import "
+                  "such as _PLgearDown; repeatable")
       ->take_all();
-  cmd->add_option("--camera", o.camera, "distance,heading,pitch: shape units (0 = 3x the radius) and degrees");
+  cmd->add_option("--camera", o.camera,
+                  "distance,heading,pitch: shape units (0 = 3x the radius) and degrees");
   cmd->add_option("--max-steps", o.step_limit, "Budget: opcodes executed before the run is stopped")
       ->capture_default_str();
   cmd->add_option("--max-depth", o.call_depth_limit, "Budget: call depth")->capture_default_str();
@@ -42,7 +48,8 @@ fa::RunState fa_run_state(const RunOptions& o, int32_t frame_height) {
     int n = 0;
     while (start <= o.camera.size() && n < 3) {
       size_t comma = o.camera.find(',', start);
-      std::string part = o.camera.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string part =
+          o.camera.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       try {
         size_t used = 0;
         values[n] = std::stoi(part, &used);
@@ -54,7 +61,8 @@ fa::RunState fa_run_state(const RunOptions& o, int32_t frame_height) {
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
-    if (values[0] < 0) throw InputError("--camera " + o.camera, "the distance must not be negative");
+    if (values[0] < 0)
+      throw InputError("--camera " + o.camera, "the distance must not be negative");
     s.camera.distance = values[0];
     s.camera.heading = values[1];
     s.camera.pitch = values[2];

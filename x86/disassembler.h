@@ -15,8 +15,8 @@ struct X86Instruction {
   uint32_t address = 0;  // the address the bytes were decoded at
   uint32_t offset = 0;   // offset of the first byte within the decoded span
   uint8_t size = 0;
-  bool valid = false;    // false: one byte Capstone could not decode
-  std::string text;      // "cmp word ptr [0xaa004d70], 1", or "db 0xff"
+  bool valid = false;  // false: one byte Capstone could not decode
+  std::string text;    // "cmp word ptr [0xaa004d70], 1", or "db 0xff"
 };
 
 class Disassembler {

@@ -61,7 +61,8 @@ std::string ByteReader::c_string(size_t offset, std::string_view what) const {
     if (data_[i] == 0) return out;
     out.push_back(static_cast<char>(data_[i]));
   }
-  fail(offset, fmt::format("expected {} terminated by a NUL byte before the end of the input", what));
+  fail(offset,
+       fmt::format("expected {} terminated by a NUL byte before the end of the input", what));
 }
 
 }  // namespace shapevm

@@ -45,12 +45,18 @@ class ByteReader {
 };
 
 // Unchecked little-endian loads for callers that have already bounds-checked a range.
-inline uint16_t load_u16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
-inline int16_t load_i16(const uint8_t* p) { return static_cast<int16_t>(load_u16(p)); }
+inline uint16_t load_u16(const uint8_t* p) {
+  return static_cast<uint16_t>(p[0] | (p[1] << 8));
+}
+inline int16_t load_i16(const uint8_t* p) {
+  return static_cast<int16_t>(load_u16(p));
+}
 inline uint32_t load_u32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
-inline int32_t load_i32(const uint8_t* p) { return static_cast<int32_t>(load_u32(p)); }
+inline int32_t load_i32(const uint8_t* p) {
+  return static_cast<int32_t>(load_u32(p));
+}
 
 }  // namespace shapevm

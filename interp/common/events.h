@@ -16,8 +16,8 @@ namespace shapevm {
 
 struct OpEvent {
   std::string_view engine;
-  uint32_t offset = 0;           // where the opcode starts
-  uint32_t size = 0;             // bytes it occupies
+  uint32_t offset = 0;  // where the opcode starts
+  uint32_t size = 0;    // bytes it occupies
   uint16_t op = 0;
   std::string_view name;         // the specification's mnemonic
   std::string_view handler;      // the original handler's symbol, "" if unknown
@@ -40,17 +40,17 @@ struct BranchEvent {
 
 struct CallEvent {
   std::string_view engine;
-  uint32_t offset = 0;   // the calling instruction
-  uint32_t target = 0;   // the called chain
-  uint32_t resume = 0;   // where the caller continues after the return
-  uint32_t depth = 0;    // depth after the call
+  uint32_t offset = 0;  // the calling instruction
+  uint32_t target = 0;  // the called chain
+  uint32_t resume = 0;  // where the caller continues after the return
+  uint32_t depth = 0;   // depth after the call
 };
 
 struct ReturnEvent {
   std::string_view engine;
-  uint32_t offset = 0;   // the returning instruction
+  uint32_t offset = 0;  // the returning instruction
   uint32_t resume = 0;
-  uint32_t depth = 0;    // depth after the return
+  uint32_t depth = 0;  // depth after the return
 };
 
 // A point in view space: x right, y up, z toward the viewer (so depth = -z), in 1/256 units of
@@ -68,10 +68,10 @@ struct VerticesEvent {
 };
 
 struct FaceCorner {
-  uint32_t index = 0;                    // pool index
-  std::array<int16_t, 3> model{};        // raw shape coordinates
-  ViewPoint view;                        // transformed
-  std::array<uint16_t, 2> texcoord{};    // texel units, when textured
+  uint32_t index = 0;                  // pool index
+  std::array<int16_t, 3> model{};      // raw shape coordinates
+  ViewPoint view;                      // transformed
+  std::array<uint16_t, 2> texcoord{};  // texel units, when textured
 };
 
 struct FaceEvent {
@@ -132,13 +132,27 @@ class MultiSink : public EventSink {
     for (auto* s : sinks_)
       if (s->wants_ops()) s->on_op(e);
   }
-  void on_branch(const BranchEvent& e) override { for (auto* s : sinks_) s->on_branch(e); }
-  void on_call(const CallEvent& e) override { for (auto* s : sinks_) s->on_call(e); }
-  void on_return(const ReturnEvent& e) override { for (auto* s : sinks_) s->on_return(e); }
-  void on_vertices(const VerticesEvent& e) override { for (auto* s : sinks_) s->on_vertices(e); }
-  void on_face(const FaceEvent& e) override { for (auto* s : sinks_) s->on_face(e); }
-  void on_diagnostic(const DiagnosticEvent& e) override { for (auto* s : sinks_) s->on_diagnostic(e); }
-  void on_end(const EndEvent& e) override { for (auto* s : sinks_) s->on_end(e); }
+  void on_branch(const BranchEvent& e) override {
+    for (auto* s : sinks_) s->on_branch(e);
+  }
+  void on_call(const CallEvent& e) override {
+    for (auto* s : sinks_) s->on_call(e);
+  }
+  void on_return(const ReturnEvent& e) override {
+    for (auto* s : sinks_) s->on_return(e);
+  }
+  void on_vertices(const VerticesEvent& e) override {
+    for (auto* s : sinks_) s->on_vertices(e);
+  }
+  void on_face(const FaceEvent& e) override {
+    for (auto* s : sinks_) s->on_face(e);
+  }
+  void on_diagnostic(const DiagnosticEvent& e) override {
+    for (auto* s : sinks_) s->on_diagnostic(e);
+  }
+  void on_end(const EndEvent& e) override {
+    for (auto* s : sinks_) s->on_end(e);
+  }
 
  private:
   std::vector<EventSink*> sinks_;

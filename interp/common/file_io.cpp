@@ -39,8 +39,10 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_
   tmp += fmt::format(".tmp{}", static_cast<long>(::getpid()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(tmp.string(), fmt::format("cannot create: {}", std::strerror(errno)));
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out)
+      throw InputError(tmp.string(), fmt::format("cannot create: {}", std::strerror(errno)));
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out) {
       std::filesystem::remove(tmp, ec);
@@ -56,9 +58,9 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_
 
 void write_text_atomic(const std::filesystem::path& path, const std::string& text,
                        Overwrite overwrite) {
-  write_file_atomic(path,
-                    std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
-                    overwrite);
+  write_file_atomic(
+      path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+      overwrite);
 }
 
 }  // namespace shapevm

@@ -18,7 +18,9 @@ int normalize(int degrees) {
   return d < 0 ? d + 360 : d;
 }
 
-int16_t q15(int64_t v) { return static_cast<int16_t>(v > 32767 ? 32767 : v < -32767 ? -32767 : v); }
+int16_t q15(int64_t v) {
+  return static_cast<int16_t>(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
+}
 
 }  // namespace
 
@@ -30,7 +32,9 @@ int32_t sin_q15(int degrees) {
   return -kSinQuarter[360 - d];
 }
 
-int32_t cos_q15(int degrees) { return sin_q15(degrees + 90); }
+int32_t cos_q15(int degrees) {
+  return sin_q15(degrees + 90);
+}
 
 ViewSetup make_view(const CameraSpec& camera) {
   // Forward f: from the camera to the shape. Heading 0 puts the camera behind the shape looking

@@ -21,7 +21,7 @@ struct CameraSpec {
 // The view: row-vector convention view = (v + rel) * M, so column 3 (m3, m6, m9) is the depth
 // axis as in the seed's JumpToLOD formula, and depth = -view_z.
 struct ViewSetup {
-  std::array<int16_t, 9> m{};  // m1..m9, row-major, Q15
+  std::array<int16_t, 9> m{};      // m1..m9, row-major, Q15
   int32_t xv = 0, yv = 0, zv = 0;  // object position relative to the viewer, shape units
 };
 

@@ -20,9 +20,15 @@ bool need(std::span<const uint8_t> code, uint32_t off, uint64_t count, DecodeErr
   return false;
 }
 
-int16_t s16(std::span<const uint8_t> code, uint64_t at) { return load_i16(code.data() + at); }
-uint16_t u16(std::span<const uint8_t> code, uint64_t at) { return load_u16(code.data() + at); }
-int32_t s32(std::span<const uint8_t> code, uint64_t at) { return load_i32(code.data() + at); }
+int16_t s16(std::span<const uint8_t> code, uint64_t at) {
+  return load_i16(code.data() + at);
+}
+uint16_t u16(std::span<const uint8_t> code, uint64_t at) {
+  return load_u16(code.data() + at);
+}
+int32_t s32(std::span<const uint8_t> code, uint64_t at) {
+  return load_i32(code.data() + at);
+}
 
 // The jump at `at` inside another instruction, if the bytes there are exactly one jump of
 // `expected_size` bytes (0 = any size that fits).
@@ -72,7 +78,8 @@ std::optional<uint32_t> face_size(std::span<const uint8_t> code, uint32_t off, D
   if (!have(code, off, pos - off)) {
     // Formatted only on failure: this check runs for every face the interpreter draws.
     need(code, off, pos - off, error,
-         fmt::format("Face with {} corners (content 0x{:02X}, layout 0x{:02X})", corners, content, layout));
+         fmt::format("Face with {} corners (content 0x{:02X}, layout 0x{:02X})", corners, content,
+                     layout));
     return {};
   }
   return static_cast<uint32_t>(pos - off);
@@ -130,7 +137,8 @@ std::array<int16_t, 3> vertex_at(std::span<const uint8_t> code, uint32_t off, ui
 
 std::string texture_file_name(std::span<const uint8_t> code, uint32_t off) {
   std::string name;
-  for (uint32_t i = 0; i < 14 && code[off + 2 + i] != 0; ++i) name.push_back(char(code[off + 2 + i]));
+  for (uint32_t i = 0; i < 14 && code[off + 2 + i] != 0; ++i)
+    name.push_back(char(code[off + 2 + i]));
   return name;
 }
 
@@ -187,7 +195,8 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
     case SizeRule::kFrameTable:
       if (!need(code, off, 4, error, "JumpToFrame frame count")) return false;
       insn.size = 4 + 2u * u16(code, off + 2);
-      if (!need(code, off, insn.size, error, "JumpToFrame table (4 + 2 * nframes bytes)")) return false;
+      if (!need(code, off, insn.size, error, "JumpToFrame table (4 + 2 * nframes bytes)"))
+        return false;
       break;
     case SizeRule::kSourceName: {
       if (!need(code, off, 3, error, "SourceName string")) return false;
@@ -203,14 +212,21 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
     case SizeRule::kVertexBuffer:
       if (!need(code, off, 6, error, "VertexBuffer count and push_at")) return false;
       insn.size = 6 + 6u * u16(code, off + 2);
-      if (!need(code, off, insn.size, error, "VertexBuffer vertices (6 + 6 * count bytes)")) return false;
+      if (!need(code, off, insn.size, error, "VertexBuffer vertices (6 + 6 * count bytes)"))
+        return false;
       break;
     case SizeRule::kOrderField:
       if (!need(code, off, 11, error, "OrderField operands and embedded jump opcode")) return false;
       switch (code[off + 10]) {
-        case 0x38: insn.size = 13; break;
-        case 0x48: insn.size = 14; break;
-        case 0x50: insn.size = 16; break;
+        case 0x38:
+          insn.size = 13;
+          break;
+        case 0x48:
+          insn.size = 14;
+          break;
+        case 0x50:
+          insn.size = 16;
+          break;
         default:
           error = {off + 10, fmt::format("expected OrderField's embedded jump opcode 38, 48 or 50 "
                                          "at byte 10, found {:02X}",
@@ -237,16 +253,36 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
 
   // Links (facts/fa-operand-positions.md).
   switch (op) {
-    case 0x48: insn.links.push_back({LinkRole::kJump, int64_t{off} + 4 + s16(code, off + 2), off + 2}); break;
-    case 0x38: insn.links.push_back({LinkRole::kJump, int64_t{off} + 3 + s16(code, off + 1), off + 1}); break;
-    case 0x50: insn.links.push_back({LinkRole::kJump, int64_t{off} + 6 + s32(code, off + 2), off + 2}); break;
-    case 0x12: insn.links.push_back({LinkRole::kCall, int64_t{off} + 4 + s16(code, off + 2), off + 2}); break;
-    case 0x6E: insn.links.push_back({LinkRole::kCall, int64_t{off} + 6 + s32(code, off + 2), off + 2}); break;
-    case 0xAC: insn.links.push_back({LinkRole::kBranch, int64_t{off} + 4 + s16(code, off + 2), off + 2}); break;
-    case 0xA6: insn.links.push_back({LinkRole::kBranch, int64_t{off} + 6 + s16(code, off + 2), off + 2}); break;
-    case 0xC8: insn.links.push_back({LinkRole::kBranch, int64_t{off} + 8 + s16(code, off + 6), off + 6}); break;
-    case 0xC4: insn.links.push_back({LinkRole::kCall, int64_t{off} + 16 + s16(code, off + 14), off + 14}); break;
-    case 0xC6: insn.links.push_back({LinkRole::kCall, int64_t{off} + 18 + s32(code, off + 14), off + 14}); break;
+    case 0x48:
+      insn.links.push_back({LinkRole::kJump, int64_t{off} + 4 + s16(code, off + 2), off + 2});
+      break;
+    case 0x38:
+      insn.links.push_back({LinkRole::kJump, int64_t{off} + 3 + s16(code, off + 1), off + 1});
+      break;
+    case 0x50:
+      insn.links.push_back({LinkRole::kJump, int64_t{off} + 6 + s32(code, off + 2), off + 2});
+      break;
+    case 0x12:
+      insn.links.push_back({LinkRole::kCall, int64_t{off} + 4 + s16(code, off + 2), off + 2});
+      break;
+    case 0x6E:
+      insn.links.push_back({LinkRole::kCall, int64_t{off} + 6 + s32(code, off + 2), off + 2});
+      break;
+    case 0xAC:
+      insn.links.push_back({LinkRole::kBranch, int64_t{off} + 4 + s16(code, off + 2), off + 2});
+      break;
+    case 0xA6:
+      insn.links.push_back({LinkRole::kBranch, int64_t{off} + 6 + s16(code, off + 2), off + 2});
+      break;
+    case 0xC8:
+      insn.links.push_back({LinkRole::kBranch, int64_t{off} + 8 + s16(code, off + 6), off + 6});
+      break;
+    case 0xC4:
+      insn.links.push_back({LinkRole::kCall, int64_t{off} + 16 + s16(code, off + 14), off + 14});
+      break;
+    case 0xC6:
+      insn.links.push_back({LinkRole::kCall, int64_t{off} + 18 + s32(code, off + 14), off + 14});
+      break;
     case 0x40: {
       const uint32_t n = u16(code, off + 2);
       for (uint32_t k = 0; k < n; ++k) {
@@ -259,7 +295,8 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
       insn.links.push_back({LinkRole::kCall, int64_t{off} + 10 + s16(code, off + 8), off + 8});
       insn.links.push_back({LinkRole::kContinue, int64_t{off} + 8 + s16(code, off + 6), off + 6});
       insn.embedded_jump = embedded_jump_at(code, off + 10, insn.size - 10);
-      if (insn.embedded_jump) insn.links.push_back(jump_link(code, *insn.embedded_jump, LinkRole::kThen));
+      if (insn.embedded_jump)
+        insn.links.push_back(jump_link(code, *insn.embedded_jump, LinkRole::kThen));
       break;
     }
     case 0x06:
@@ -269,8 +306,8 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
       // The size field counts the bytes after it: the call's rel16 and whatever follows.
       const uint32_t rel_at = op == 0x06 ? 16 : 12;
       if (insn.size >= rel_at + 2) {
-        insn.links.push_back({LinkRole::kCall, int64_t{off} + rel_at + 2 + s16(code, off + rel_at),
-                              off + rel_at});
+        insn.links.push_back(
+            {LinkRole::kCall, int64_t{off} + rel_at + 2 + s16(code, off + rel_at), off + rel_at});
         insn.embedded_jump = embedded_jump_at(code, off + rel_at + 2, insn.size - rel_at - 2);
         if (insn.embedded_jump)
           insn.links.push_back(jump_link(code, *insn.embedded_jump, LinkRole::kThen));

@@ -26,16 +26,16 @@ enum class LinkRole : uint8_t {
 
 struct Link {
   LinkRole role;
-  int64_t target;           // CODE offset (may be out of range in malformed input)
-  uint32_t field_offset;    // CODE offset of the operand field holding the displacement
+  int64_t target;         // CODE offset (may be out of range in malformed input)
+  uint32_t field_offset;  // CODE offset of the operand field holding the displacement
 };
 
 // The embedded jump at the end of 0x6C (always) and of the plane selectors (when the bytes after
 // the call displacement are exactly one jump instruction).
 struct EmbeddedJump {
-  uint8_t op;        // 0x38, 0x48 or 0x50
-  uint32_t offset;   // CODE offset of the embedded jump's opcode byte
-  uint32_t size;     // 3, 4 or 6
+  uint8_t op;       // 0x38, 0x48 or 0x50
+  uint32_t offset;  // CODE offset of the embedded jump's opcode byte
+  uint32_t size;    // 3, 4 or 6
 };
 
 struct Instruction {

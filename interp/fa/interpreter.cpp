@@ -15,13 +15,20 @@ namespace shapevm::fa {
 
 const char* branch_kind_name(BranchKind kind) {
   switch (kind) {
-    case BranchKind::kJump: return "jump";
-    case BranchKind::kFrame: return "frame";
-    case BranchKind::kLod: return "lod";
-    case BranchKind::kDetail: return "detail";
-    case BranchKind::kDamage: return "damage";
-    case BranchKind::kSelector: return "selector";
-    case BranchKind::kX86Skip: return "x86-skip";
+    case BranchKind::kJump:
+      return "jump";
+    case BranchKind::kFrame:
+      return "frame";
+    case BranchKind::kLod:
+      return "lod";
+    case BranchKind::kDetail:
+      return "detail";
+    case BranchKind::kDamage:
+      return "damage";
+    case BranchKind::kSelector:
+      return "selector";
+    case BranchKind::kX86Skip:
+      return "x86-skip";
   }
   return "?";
 }
@@ -65,27 +72,52 @@ enum class Handler : uint8_t {
 // Which handler an (even) opcode's vector_table entry points at.
 constexpr Handler handler_for(uint8_t op) {
   switch (op) {
-    case 0x00: return Handler::kEndObject;
-    case 0x06: case 0x0C: case 0x0E: case 0x10: return Handler::kOrderPlane;
-    case 0x12: return Handler::kUnmask;
-    case 0x6E: return Handler::kUnmaskLong;
-    case 0x1E: return Handler::kShortEof;
-    case 0x38: return Handler::kShortJump;
-    case 0x40: return Handler::kJumpToFrame;
-    case 0x48: return Handler::kJump;
-    case 0x50: return Handler::kLongJump;
-    case 0x6C: return Handler::kOrderField;
-    case 0x82: return Handler::kVertexBuffer;
-    case 0xA6: return Handler::kJumpToDetail;
-    case 0xAC: return Handler::kJumpToDamage;
-    case 0xC4: case 0xC6: return Handler::kXformUnmask;
-    case 0xC8: return Handler::kJumpToLod;
-    case 0xE0: return Handler::kTextureIndex;
-    case 0xE2: return Handler::kTextureFile;
-    case 0xF0: return Handler::kX86Code;
-    case 0xF6: return Handler::kVertexInfo;
-    case 0xFC: return Handler::kFace;
-    default: break;
+    case 0x00:
+      return Handler::kEndObject;
+    case 0x06:
+    case 0x0C:
+    case 0x0E:
+    case 0x10:
+      return Handler::kOrderPlane;
+    case 0x12:
+      return Handler::kUnmask;
+    case 0x6E:
+      return Handler::kUnmaskLong;
+    case 0x1E:
+      return Handler::kShortEof;
+    case 0x38:
+      return Handler::kShortJump;
+    case 0x40:
+      return Handler::kJumpToFrame;
+    case 0x48:
+      return Handler::kJump;
+    case 0x50:
+      return Handler::kLongJump;
+    case 0x6C:
+      return Handler::kOrderField;
+    case 0x82:
+      return Handler::kVertexBuffer;
+    case 0xA6:
+      return Handler::kJumpToDetail;
+    case 0xAC:
+      return Handler::kJumpToDamage;
+    case 0xC4:
+    case 0xC6:
+      return Handler::kXformUnmask;
+    case 0xC8:
+      return Handler::kJumpToLod;
+    case 0xE0:
+      return Handler::kTextureIndex;
+    case 0xE2:
+      return Handler::kTextureFile;
+    case 0xF0:
+      return Handler::kX86Code;
+    case 0xF6:
+      return Handler::kVertexInfo;
+    case 0xFC:
+      return Handler::kFace;
+    default:
+      break;
   }
   const OpcodeInfo* info = find_opcode(op);
   if (info == nullptr) return Handler::kUnassigned;
@@ -124,7 +156,8 @@ struct Interpreter::Machine {
         epoch(++in.epoch_) {
     CameraSpec cam = st.camera;
     if (cam.distance <= 0)
-      cam.distance = std::max<int32_t>(1, in.shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
+      cam.distance =
+          std::max<int32_t>(1, in.shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
     view = make_view(cam);
     rel = {view.xv, view.yv, view.zv};
     stack.reserve(st.call_depth_limit);
@@ -174,20 +207,23 @@ struct Interpreter::Machine {
 
   bool need(uint32_t off, uint32_t size, std::string_view what) {
     if (uint64_t{off} + size <= code_size) return true;
-    return fail(off, fmt::format("{} at 0x{:x} needs {} bytes but CODE ends at 0x{:x}", what, off, size, code_size));
+    return fail(off, fmt::format("{} at 0x{:x} needs {} bytes but CODE ends at 0x{:x}", what, off,
+                                 size, code_size));
   }
 
   bool go(uint32_t off, int64_t target) {
     if (target < 0 || target >= code_size)
-      return fail(off, fmt::format("control transfer to 0x{:x}, outside CODE [0, 0x{:x})", target, code_size));
+      return fail(off, fmt::format("control transfer to 0x{:x}, outside CODE [0, 0x{:x})", target,
+                                   code_size));
     pos = static_cast<uint32_t>(target);
     return true;
   }
 
-  bool branch(uint32_t off, BranchKind kind, bool taken, int64_t target, uint32_t fallthrough, int64_t value,
-              int64_t limit) {
+  bool branch(uint32_t off, BranchKind kind, bool taken, int64_t target, uint32_t fallthrough,
+              int64_t value, int64_t limit) {
     const int64_t next = taken ? target : fallthrough;
-    sink.on_branch({kEngine, off, kind, taken, static_cast<uint32_t>(std::max<int64_t>(next, 0)), value, limit});
+    sink.on_branch({kEngine, off, kind, taken, static_cast<uint32_t>(std::max<int64_t>(next, 0)),
+                    value, limit});
     return go(off, next);
   }
 
@@ -292,20 +328,23 @@ struct Interpreter::Machine {
     if (n == 0) return fail(off, "JumpToFrame with 0 frames (the engine would divide by zero)");
     const uint32_t idx = state.frame_counter() % n;
     const uint32_t slot = off + 4 + 2 * idx;
-    return branch(off, BranchKind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx, n);
+    return branch(off, BranchKind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx,
+                  n);
   }
 
   bool h_JumpToDamage(uint32_t off) {
     if (!need(off, 4, "JumpToDamage")) return false;
     const bool destroyed = state.destroyed_flag();
-    return branch(off, BranchKind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4, destroyed, 0);
+    return branch(off, BranchKind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
+                  destroyed, 0);
   }
 
   bool h_JumpToDetail(uint32_t off) {
     if (!need(off, 6, "JumpToDetail")) return false;
     const uint16_t threshold = u16(off + 4);
     const bool low = state.detail < threshold;
-    return branch(off, BranchKind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6, state.detail, threshold);
+    return branch(off, BranchKind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
+                  state.detail, threshold);
   }
 
   int64_t projected_size(uint16_t size) const {
@@ -327,18 +366,22 @@ struct Interpreter::Machine {
     }
     const int64_t projected = projected_size(u16(off + 2));
     const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
-    return branch(off, BranchKind::kLod, projected < threshold, target, off + 8, projected, threshold);
+    return branch(off, BranchKind::kLod, projected < threshold, target, off + 8, projected,
+                  threshold);
   }
 
   bool h_OrderField(uint32_t off) {
     DecodeError error;
     Instruction insn;
-    if (!decode_instruction({code, code_size}, off, insn, error)) return fail(error.offset, error.expected);
+    if (!decode_instruction({code, code_size}, off, insn, error))
+      return fail(error.offset, error.expected);
     const uint16_t field = u16(off + 2);
     const uint16_t cmp = u16(off + 4);
     if (field + 1u >= state.object_record.size())
-      return fail(off, fmt::format("OrderField reads object-record word 0x{:x}, beyond the record", field));
-    const uint16_t value = static_cast<uint16_t>(state.object_record[field] | (state.object_record[field + 1] << 8));
+      return fail(
+          off, fmt::format("OrderField reads object-record word 0x{:x}, beyond the record", field));
+    const uint16_t value =
+        static_cast<uint16_t>(state.object_record[field] | (state.object_record[field + 1] << 8));
     const bool natural = (value == cmp) == assumed::kOrderFieldNaturalWhenEqual;
     const int64_t a = int64_t{off} + 10 + i16(off + 8);  // call
     const int64_t b = int64_t{off} + 8 + i16(off + 6);   // continue
@@ -350,8 +393,8 @@ struct Interpreter::Machine {
     const int64_t second = natural ? b : a;
     if (second < 0 || second >= code_size)
       return fail(off, fmt::format("selector continues at 0x{:x}, outside CODE", second));
-    sink.on_branch({kEngine, off, BranchKind::kSelector, !natural, static_cast<uint32_t>(std::max<int64_t>(first, 0)),
-                    value, limit});
+    sink.on_branch({kEngine, off, BranchKind::kSelector, !natural,
+                    static_cast<uint32_t>(std::max<int64_t>(first, 0)), value, limit});
     return call(off, first, static_cast<uint32_t>(second));
   }
 
@@ -361,15 +404,18 @@ struct Interpreter::Machine {
     if (!need(off, rel_at, "plane selector")) return false;
     const uint32_t size = rel_at + u16(off + rel_at - 2);
     if (!need(off, size, "plane selector")) return false;
-    if (size < rel_at + 2) return fail(off, "plane selector whose size field leaves no call displacement");
+    if (size < rel_at + 2)
+      return fail(off, "plane selector whose size field leaves no call displacement");
     int64_t test = 0;
     const int64_t v[3] = {rel[0], rel[1], rel[2]};
     if (op == 0x06) {
-      for (int k = 0; k < 3; ++k) test += int64_t{i16(off + 2 + 2 * k)} * (i16(off + 8 + 2 * k) + v[k]);
+      for (int k = 0; k < 3; ++k)
+        test += int64_t{i16(off + 2 + 2 * k)} * (i16(off + 8 + 2 * k) + v[k]);
     } else {
       const int axis_a = op == 0x0C ? 1 : 0;
       const int axis_b = op == 0x10 ? 1 : 2;
-      test = int64_t{i16(off + 2)} * (i16(off + 6) + v[axis_a]) + int64_t{i16(off + 4)} * (i16(off + 8) + v[axis_b]);
+      test = int64_t{i16(off + 2)} * (i16(off + 6) + v[axis_a]) +
+             int64_t{i16(off + 4)} * (i16(off + 8) + v[axis_b]);
     }
     const int64_t a = int64_t{off} + rel_at + 2 + i16(off + rel_at);
     return selector(off, test >= 0, a, int64_t{off} + size, test, 0);
@@ -381,10 +427,11 @@ struct Interpreter::Machine {
     const uint32_t push_at = u16(off + 4);
     if (!need(off, 6 + 6 * count, "VertexBuffer")) return false;
     const uint32_t first = push_at / 8;
-    if (push_at % 8) warn(off, fmt::format("VertexBuffer push_at {} is not a multiple of 8", push_at));
+    if (push_at % 8)
+      warn(off, fmt::format("VertexBuffer push_at {} is not a multiple of 8", push_at));
     if (first + count > pool.size())
-      return fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool", first,
-                                   first + count - 1, pool.size()));
+      return fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool",
+                                   first, first + count - 1, pool.size()));
     for (uint32_t i = 0; i < count; ++i) {
       Slot& s = pool[first + i];
       const uint32_t at = off + 6 + 6 * i;
@@ -437,7 +484,9 @@ struct Interpreter::Machine {
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t idx = short_indices ? u16(at + 2 * i) : code[at + i];
       if (idx >= pool.size() || pool[idx].epoch != epoch) {
-        warn(off, fmt::format("Face uses pool slot {}, which no VertexBuffer has written; face not drawn", idx));
+        warn(off,
+             fmt::format(
+                 "Face uses pool slot {}, which no VertexBuffer has written; face not drawn", idx));
         return true;
       }
       FaceCorner& c = corners[i];
@@ -475,38 +524,48 @@ struct Interpreter::Machine {
     // Not executed yet (assumptions.h): continue where the static walker ends the x86 region.
     auto it = interp.x86_ends_.find(off);
     const uint32_t resume = it != interp.x86_ends_.end() ? it->second : off + 2;
-    warn(off, fmt::format("x86 at 0x{:x} not executed (no sandbox yet): skipped statically to 0x{:x}", off + 2, resume));
+    warn(off,
+         fmt::format("x86 at 0x{:x} not executed (no sandbox yet): skipped statically to 0x{:x}",
+                     off + 2, resume));
     return branch(off, BranchKind::kX86Skip, true, resume, off + 2, 0, 0);
   }
 
   bool h_Skip(uint32_t off) {
     Instruction insn;
     DecodeError error;
-    if (!decode_instruction({code, code_size}, off, insn, error)) return fail(error.offset, error.expected);
+    if (!decode_instruction({code, code_size}, off, insn, error))
+      return fail(error.offset, error.expected);
     pos = off + insn.size;
     return true;
   }
 
   bool h_EngineOnly(uint32_t off) {
     const OpcodeInfo* info = find_opcode(code[off]);
-    return fail(off, fmt::format("opcode 0x{:02X} dispatches to the engine-only handler {}, which no shipped shape "
-                                 "uses and whose operand size is untraced",
-                                 code[off], info->handler));
+    return fail(
+        off, fmt::format(
+                 "opcode 0x{:02X} dispatches to the engine-only handler {}, which no shipped shape "
+                 "uses and whose operand size is untraced",
+                 code[off], info->handler));
   }
 
   bool h_Unassigned(uint32_t off) {
-    return fail(off, fmt::format("opcode 0x{:02X} dispatches to vector_table entry 0x{:X}: an unassigned slot (the "
-                                 "common stub 0x{:X}, or a handler no source names)",
-                                 code[off], vector_table_entry_address(code[off]), kUnassignedStubAddress));
+    return fail(
+        off, fmt::format(
+                 "opcode 0x{:02X} dispatches to vector_table entry 0x{:X}: an unassigned slot (the "
+                 "common stub 0x{:X}, or a handler no source names)",
+                 code[off], vector_table_entry_address(code[off]), kUnassignedStubAddress));
   }
 
   bool odd_opcode(uint32_t off) {
     const uint8_t op = code[off];
-    return fail(off, fmt::format("odd opcode 0x{:02X}: the engine would jump through the misaligned dword at "
-                                 "vector_table+0x{:X} (0x{:X}), straddling two handler entries{}",
-                                 op, op * 2, vector_table_entry_address(op),
-                                 op == 0x01 || op == 0xFF ? " (0x01/0xFF never reach the table in well-formed streams)"
-                                                          : ""));
+    return fail(
+        off,
+        fmt::format("odd opcode 0x{:02X}: the engine would jump through the misaligned dword at "
+                    "vector_table+0x{:X} (0x{:X}), straddling two handler entries{}",
+                    op, op * 2, vector_table_entry_address(op),
+                    op == 0x01 || op == 0xFF
+                        ? " (0x01/0xFF never reach the table in well-formed streams)"
+                        : ""));
   }
 
   // ---- dispatch ------------------------------------------------------------------------------
@@ -564,16 +623,15 @@ struct Interpreter::Machine {
       vector_table[i] = labels[static_cast<size_t>(handler_for(static_cast<uint8_t>(2 * i)))];
     uint32_t off = 0;
     uint8_t op = 0;
-#define SHAPEVM_NEXT()                       \
-  do {                                       \
-    if (!fetch(off, op)) return;             \
-    if (op & 1) goto L_odd;                  \
-    goto* vector_table[op >> 1];             \
+#define SHAPEVM_NEXT()           \
+  do {                           \
+    if (!fetch(off, op)) return; \
+    if (op & 1) goto L_odd;      \
+    goto* vector_table[op >> 1]; \
   } while (0)
     SHAPEVM_NEXT();
-#define SHAPEVM_BODY(name)          \
-  L_##name:                         \
-  if (!h_##name(off)) return;       \
+#define SHAPEVM_BODY(name)               \
+  L_##name : if (!h_##name(off)) return; \
   SHAPEVM_NEXT();
     SHAPEVM_FA_HANDLERS(SHAPEVM_BODY)
 #undef SHAPEVM_BODY
@@ -598,8 +656,10 @@ Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
     }
     if (item.insn->op == 0xF0) {
       const uint32_t payload = item.offset + 2;
-      const bool has_region = i + 1 < walk_.items.size() && walk_.items[i + 1].kind == ItemKind::kX86;
-      x86_ends_[item.offset] = has_region ? walk_.items[i + 1].offset + walk_.items[i + 1].size : payload;
+      const bool has_region =
+          i + 1 < walk_.items.size() && walk_.items[i + 1].kind == ItemKind::kX86;
+      x86_ends_[item.offset] =
+          has_region ? walk_.items[i + 1].offset + walk_.items[i + 1].size : payload;
     }
   }
   lod_thresholds_.assign(thresholds.begin(), thresholds.end());
@@ -623,7 +683,8 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
   }
   m.result.ops = m.steps;
   m.result.faces = m.faces;
-  sink.on_end({kEngine, m.result.end_offset, m.result.reason, m.result.clean, m.result.ops, m.result.faces});
+  sink.on_end({kEngine, m.result.end_offset, m.result.reason, m.result.clean, m.result.ops,
+               m.result.faces});
   return m.result;
 }
 

@@ -51,7 +51,7 @@ class Interpreter {
   WalkResult walk_;
   std::vector<uint16_t> lod_thresholds_;
   std::map<uint32_t, uint32_t> x86_ends_;  // X86Code offset -> end of its x86 region
-  std::vector<Slot> pool_;                  // the vertex pool, reused by every run
+  std::vector<Slot> pool_;                 // the vertex pool, reused by every run
   uint32_t epoch_ = 0;
 };
 

@@ -36,17 +36,26 @@ std::string quote(std::string_view s) {
   return out + "\"";
 }
 
-std::string label_name(uint32_t offset) { return fmt::format("L_{:04x}", offset); }
+std::string label_name(uint32_t offset) {
+  return fmt::format("L_{:04x}", offset);
+}
 
 const char* role_name(LinkRole role) {
   switch (role) {
-    case LinkRole::kJump: return "jump";
-    case LinkRole::kCall: return "call";
-    case LinkRole::kContinue: return "continue";
-    case LinkRole::kBranch: return "branch";
-    case LinkRole::kFrame: return "frame";
-    case LinkRole::kThen: return "then";
-    case LinkRole::kObjEnd: return "objend";
+    case LinkRole::kJump:
+      return "jump";
+    case LinkRole::kCall:
+      return "call";
+    case LinkRole::kContinue:
+      return "continue";
+    case LinkRole::kBranch:
+      return "branch";
+    case LinkRole::kFrame:
+      return "frame";
+    case LinkRole::kThen:
+      return "then";
+    case LinkRole::kObjEnd:
+      return "objend";
   }
   return "?";
 }
@@ -59,8 +68,12 @@ struct RelocRef {
 
 class ListingBuilder {
  public:
-  ListingBuilder(const Shape& shape, const WalkResult& walk)
-      : shape_(shape), walk_(walk), code_(shape.code()), stub_area_(shape.image.stub_area_offset) {}
+  ListingBuilder(const Shape& shape, const WalkResult& walk, bool with_operands)
+      : shape_(shape),
+        walk_(walk),
+        code_(shape.code()),
+        stub_area_(shape.image.stub_area_offset),
+        with_operands_(with_operands) {}
 
   Listing build() {
     collect_relocations();
@@ -86,8 +99,8 @@ class ListingBuilder {
     ItemKind kind;
     uint32_t offset;
     uint32_t size;
-    const WalkItem* item;                  // the walk item it comes from
-    std::string x86_text;                  // Capstone text for x86 lines
+    const WalkItem* item;  // the walk item it comes from
+    std::string x86_text;  // Capstone text for x86 lines
     bool x86_valid = true;
   };
 
@@ -115,7 +128,8 @@ class ListingBuilder {
   }
 
   void add_target(int64_t t) {
-    if (t >= 0 && t <= static_cast<int64_t>(code_.size())) targets_.insert(static_cast<uint32_t>(t));
+    if (t >= 0 && t <= static_cast<int64_t>(code_.size()))
+      targets_.insert(static_cast<uint32_t>(t));
   }
 
   void collect_targets() {
@@ -169,8 +183,8 @@ class ListingBuilder {
       auto insns = disassembler_.disassemble(std::span(code_).subspan(pos, stop - pos),
                                              shape_.image.code_pointer(pos));
       for (size_t i = 0; i < insns.size(); ++i) {
-        Segment seg{ItemKind::kX86, pos + insns[i].offset, insns[i].size, &item, insns[i].text,
-                    insns[i].valid};
+        Segment seg{ItemKind::kX86, pos + insns[i].offset, insns[i].size,
+                    &item,          insns[i].text,         insns[i].valid};
         // A relocated dword that straddles Capstone's boundary pulls the next bytes in.
         const uint32_t want = extend_over_relocs(seg.offset, seg.offset + seg.size, stop);
         while (seg.offset + seg.size < want && i + 1 < insns.size()) {
@@ -261,11 +275,11 @@ class ListingBuilder {
   void directives(Listing& listing) const {
     const auto& img = shape_.image;
     const auto& code_section = img.sections.at(img.code_section);
-    listing.directives.push_back(fmt::format("; {} — {} bytes of CODE, image base 0x{:x}", shape_.source(),
-                                             code_.size(), img.image_base));
-    listing.directives.push_back(fmt::format(".image base=0x{:x} code_va=0x{:x} section={} stub_relocs={}",
-                                             img.image_base, img.code_va, code_section.name,
-                                             stub_relocs_ ? 1 : 0));
+    listing.directives.push_back(fmt::format("; {} — {} bytes of CODE, image base 0x{:x}",
+                                             shape_.source(), code_.size(), img.image_base));
+    listing.directives.push_back(
+        fmt::format(".image base=0x{:x} code_va=0x{:x} section={} stub_relocs={}", img.image_base,
+                    img.code_va, code_section.name, stub_relocs_ ? 1 : 0));
     for (const auto& imp : img.imports) listing.directives.push_back(".import " + imp.name);
   }
 
@@ -285,9 +299,10 @@ class ListingBuilder {
         line.kind = "x86";
         line.mnemonic = "x86";
         line.text = "x86 " + bytes_with_relocs(seg.offset, seg.size);
-        line.comment = fmt::format("{:04x}: {}{}", seg.offset, seg.x86_text, seg.x86_valid ? "" : " (not x86)");
+        line.comment = fmt::format("{:04x}: {}{}", seg.offset, seg.x86_text,
+                                   seg.x86_valid ? "" : " (not x86)");
         annotate_relocs(line, seg.offset, seg.size);
-        line.operands["capstone"] = seg.x86_text;
+        set_operand(line, "capstone", seg.x86_text);
         break;
       case ItemKind::kStub: {
         const auto* t = shape_.image.trampoline_at(seg.offset);
@@ -296,22 +311,25 @@ class ListingBuilder {
         line.text = ".stub " + t->import_name + (t->operand_includes_image_base ? " abs" : "");
         line.comment = fmt::format("{:04x}: jmp [0x{:x}] — {} import", seg.offset, t->operand,
                                    t->is_function ? "function" : "data");
-        line.operands = {{"import", t->import_name}, {"function", t->is_function},
-                         {"operand", t->operand}};
+        if (with_operands_)
+          line.operands = nlohmann::json{
+              {"import", t->import_name}, {"function", t->is_function}, {"operand", t->operand}};
         break;
       }
       default: {
         line.kind = "data";
         line.mnemonic = ".db";
         line.text = ".db " + bytes_with_relocs(seg.offset, seg.size);
-        const char* why = seg.kind == ItemKind::kSkipped   ? "skipped: EndObject before PtrToObjEnd's target"
+        const char* why = seg.kind == ItemKind::kSkipped
+                              ? "skipped: EndObject before PtrToObjEnd's target"
                           : seg.kind == ItemKind::kTrailer ? "after the end of the object"
                                                            : "undecodable";
         line.comment = fmt::format("{:04x}: {}", seg.offset, why);
         annotate_relocs(line, seg.offset, seg.size);
-        line.operands["region"] = seg.kind == ItemKind::kSkipped   ? "skipped"
-                                  : seg.kind == ItemKind::kTrailer ? "trailer"
-                                                                   : "undecodable";
+        set_operand(line, "region",
+                    seg.kind == ItemKind::kSkipped   ? "skipped"
+                    : seg.kind == ItemKind::kTrailer ? "trailer"
+                                                     : "undecodable");
         break;
       }
     }
@@ -319,7 +337,8 @@ class ListingBuilder {
   }
 
   void annotate_relocs(ListingLine& line, uint32_t offset, uint32_t size) const {
-    for (auto it = relocs_.lower_bound(offset); it != relocs_.end() && it->first < offset + size; ++it) {
+    for (auto it = relocs_.lower_bound(offset); it != relocs_.end() && it->first < offset + size;
+         ++it) {
       if (!it->second.stub.empty()) {
         line.comment += fmt::format(" [{}]", it->second.stub);
       }
@@ -330,27 +349,37 @@ class ListingBuilder {
     const auto& h = shape_.header;
     line.kind = "header";
     line.mnemonic = ".header";
-    line.text = fmt::format(".header radius_world={} radius={} scale={} extents={},{},{}", h.radius_world,
-                            h.radius, h.scale, h.extents[0], h.extents[1], h.extents[2]);
-    line.comment = fmt::format("{} | scale factor {}{}", raw_comment(0, kHeaderSize), h.scale_factor(),
-                               h.scale_in_table() ? "" : " (outside the seed's scale table)");
-    line.operands = {{"radius_world", h.radius_world}, {"radius", h.radius}, {"scale", h.scale},
-                     {"scale_factor", h.scale_factor()}, {"extents", h.extents}};
+    line.text =
+        fmt::format(".header radius_world={} radius={} scale={} extents={},{},{}", h.radius_world,
+                    h.radius, h.scale, h.extents[0], h.extents[1], h.extents[2]);
+    line.comment =
+        fmt::format("{} | scale factor {}{}", raw_comment(0, kHeaderSize), h.scale_factor(),
+                    h.scale_in_table() ? "" : " (outside the seed's scale table)");
+    if (with_operands_)
+      line.operands = nlohmann::json{{"radius_world", h.radius_world},
+                                     {"radius", h.radius},
+                                     {"scale", h.scale},
+                                     {"scale_factor", h.scale_factor()},
+                                     {"extents", h.extents}};
   }
 
   void render_instruction(ListingLine& line, const Instruction& insn, bool alignment) {
     const OpcodeInfo& info = *insn.info;
     line.kind = "instruction";
     line.mnemonic = std::string(info.mnemonic);
-    line.operands["op"] = insn.op;
-    if (!info.handler.empty()) line.operands["handler"] = info.handler;
-    if (info.handler_address) line.operands["handler_address"] = info.handler_address;
-    line.operands["knowledge"] = info.knowledge == Knowledge::kTraced    ? "traced"
-                                 : info.knowledge == Knowledge::kPartial ? "partial"
-                                                                         : "untraced";
-    json links = json::array();
-    for (const auto& l : insn.links) links.push_back({{"role", role_name(l.role)}, {"target", l.target}});
-    if (!links.empty()) line.operands["links"] = links;
+    set_operand(line, "op", insn.op);
+    if (!info.handler.empty()) set_operand(line, "handler", info.handler);
+    if (info.handler_address) set_operand(line, "handler_address", info.handler_address);
+    set_operand(line, "knowledge",
+                info.knowledge == Knowledge::kTraced    ? "traced"
+                : info.knowledge == Knowledge::kPartial ? "partial"
+                                                        : "untraced");
+    if (with_operands_ && !insn.links.empty()) {
+      json links = json::array();
+      for (const auto& l : insn.links)
+        links.push_back({{"role", role_name(l.role)}, {"target", l.target}});
+      line.operands["links"] = links;
+    }
 
     std::string detail;
     std::optional<std::string> text = instruction_text(insn, detail, line);
@@ -368,7 +397,8 @@ class ListingBuilder {
     }
     std::string handler;
     if (!info.handler.empty()) handler = std::string(info.handler);
-    if (info.handler_address) handler += fmt::format("{}0x{:X}", handler.empty() ? "" : " @ ", info.handler_address);
+    if (info.handler_address)
+      handler += fmt::format("{}0x{:X}", handler.empty() ? "" : " @ ", info.handler_address);
     line.comment = raw_comment(insn.offset, insn.size);
     if (!handler.empty()) line.comment += " | " + handler;
     if (info.knowledge == Knowledge::kUntraced) line.comment += " | untraced";
@@ -376,7 +406,8 @@ class ListingBuilder {
     if (!detail.empty()) line.comment += " | " + detail;
   }
 
-  std::optional<std::string> target_arg(const Instruction& insn, LinkRole role, size_t nth = 0) const {
+  std::optional<std::string> target_arg(const Instruction& insn, LinkRole role,
+                                        size_t nth = 0) const {
     size_t seen = 0;
     for (const auto& l : insn.links) {
       if (l.role != role) continue;
@@ -393,7 +424,9 @@ class ListingBuilder {
     if (!insn.embedded_jump) return std::string();
     auto t = target_arg(insn, LinkRole::kThen);
     if (!t) return std::nullopt;
-    const char* name = insn.embedded_jump->op == 0x38 ? "ShortJump" : insn.embedded_jump->op == 0x48 ? "Jump" : "LongJump";
+    const char* name = insn.embedded_jump->op == 0x38   ? "ShortJump"
+                       : insn.embedded_jump->op == 0x48 ? "Jump"
+                                                        : "LongJump";
     return fmt::format(" then={}:{}", name, *t);
   }
 
@@ -406,7 +439,8 @@ class ListingBuilder {
     return out;
   }
 
-  std::optional<std::string> instruction_text(const Instruction& insn, std::string& detail, ListingLine& line) const {
+  std::optional<std::string> instruction_text(const Instruction& insn, std::string& detail,
+                                              ListingLine& line) const {
     const uint32_t off = insn.offset;
     const std::string m(insn.info->mnemonic);
     auto u16at = [&](uint32_t k) { return load_u16(code_.data() + off + k); };
@@ -438,67 +472,69 @@ class ListingBuilder {
         auto t = target_arg(insn, LinkRole::kBranch);
         if (!t) return std::nullopt;
         detail = fmt::format("if _detail < {} -> 0x{:04x}", u16at(4), insn.links[0].target);
-        line.operands["threshold"] = u16at(4);
+        set_operand(line, "threshold", u16at(4));
         return fmt::format("{} {} threshold={}", m, *t, u16at(4));
       }
       case 0xC8: {
         auto t = target_arg(insn, LinkRole::kBranch);
         if (!t) return std::nullopt;
         detail = fmt::format("if projected size < threshold -> 0x{:04x}", insn.links[0].target);
-        line.operands["size"] = u16at(2);
-        line.operands["threshold"] = u16at(4);
+        set_operand(line, "size", u16at(2));
+        set_operand(line, "threshold", u16at(4));
         return fmt::format("{} {} size={} threshold={}", m, *t, u16at(2), u16at(4));
       }
       case 0x40: {
         std::string out = m;
-        line.operands["nframes"] = u16at(2);
+        set_operand(line, "nframes", u16at(2));
         for (size_t k = 0; k < insn.links.size(); ++k) {
           auto t = target_arg(insn, LinkRole::kFrame, k);
           if (!t) return std::nullopt;
           out += (k ? ", " : " ") + *t;
         }
-        detail = fmt::format("{} frames, _frameCounter mod {}", insn.links.size(), insn.links.size());
+        detail =
+            fmt::format("{} frames, _frameCounter mod {}", insn.links.size(), insn.links.size());
         return out;
       }
       case 0xF2: {
         const int64_t abs = obj_end_target(code_, off, ObjEndReading::kAbsolute);
         const int64_t rel = obj_end_target(code_, off, ObjEndReading::kRelative);
-        line.operands["absolute_target"] = abs;
-        line.operands["relative_target"] = rel;
-        detail = fmt::format("EndObject at 0x{:04x} (absolute reading) / 0x{:04x} (relative reading)", abs, rel);
+        set_operand(line, "absolute_target", abs);
+        set_operand(line, "relative_target", rel);
+        detail = fmt::format(
+            "EndObject at 0x{:04x} (absolute reading) / 0x{:04x} (relative reading)", abs, rel);
         auto r = ref(abs);
         if (r) return m + " @" + *r;
         return fmt::format("{} value=0x{:x}", m, u16at(2));
       }
       case 0x42: {
         std::string s = source_name(code_, off);
-        line.operands["name"] = s;
+        set_operand(line, "name", s);
         return m + " " + quote(s);
       }
       case 0xE2: {
         std::string s = texture_file_name(code_, off);
         for (uint32_t i = 2 + static_cast<uint32_t>(s.size()); i < 16; ++i)
           if (code_[off + i] != 0) return std::nullopt;  // padding that the syntax cannot carry
-        line.operands["name"] = s;
+        set_operand(line, "name", s);
         detail = "texture for following faces";
         return m + " " + quote(s);
       }
       case 0xE0:
-        line.operands["index"] = u16at(2);
+        set_operand(line, "index", u16at(2));
         return fmt::format("{} {}", m, u16at(2));
       case 0xF6: {
         const uint16_t index = load_u16(code_.data() + off + 1);
         const uint8_t color = code_[off + 3];
-        line.operands["index"] = index;
-        line.operands["color"] = color;
+        set_operand(line, "index", index);
+        set_operand(line, "color", color);
         return fmt::format("{} index={} color=0x{:02x} normal={},{},{}", m, index, color,
                            int8_t(code_[off + 4]), int8_t(code_[off + 5]), int8_t(code_[off + 6]));
       }
       case 0x82: {
         const auto vb = parse_vertex_buffer(code_, off);
-        line.operands["count"] = vb.count;
-        line.operands["push_at"] = vb.push_at;
-        line.operands["first_slot"] = vb.first_slot();
+        set_operand(line, "count", vb.count);
+        set_operand(line, "push_at", vb.push_at);
+        set_operand(line, "first_slot", vb.first_slot());
         detail = fmt::format("{} vertices into slots {}..{}{}", vb.count, vb.first_slot(),
                              vb.first_slot() + vb.count - (vb.count ? 1 : 0),
                              vb.aligned() ? "" : " (push_at not a multiple of 8)");
@@ -515,12 +551,12 @@ class ListingBuilder {
         auto cont = target_arg(insn, LinkRole::kContinue);
         auto then = embedded_jump_text(insn);
         if (!call || !cont || !then || !insn.embedded_jump) return std::nullopt;
-        line.operands["field"] = u16at(2);
-        line.operands["cmp"] = u16at(4);
-        detail = fmt::format("object field 0x{:x} vs 0x{:x}: call 0x{:04x}, continue 0x{:04x}", u16at(2), u16at(4),
-                             insn.links[0].target, insn.links[1].target);
-        return fmt::format("{} field=0x{:x} cmp=0x{:x} call={} continue={}{}", m, u16at(2), u16at(4), *call, *cont,
-                           *then);
+        set_operand(line, "field", u16at(2));
+        set_operand(line, "cmp", u16at(4));
+        detail = fmt::format("object field 0x{:x} vs 0x{:x}: call 0x{:04x}, continue 0x{:04x}",
+                             u16at(2), u16at(4), insn.links[0].target, insn.links[1].target);
+        return fmt::format("{} field=0x{:x} cmp=0x{:x} call={} continue={}{}", m, u16at(2),
+                           u16at(4), *call, *cont, *then);
       }
       case 0x06:
       case 0x0C:
@@ -537,10 +573,12 @@ class ListingBuilder {
           tail = *then;
         } else if (insn.size > rel_at + 2) {
           tail = " tail=";
-          for (uint32_t i = rel_at + 2; i < insn.size; ++i) tail += fmt::format("{:02x}", code_[off + i]);
+          for (uint32_t i = rel_at + 2; i < insn.size; ++i)
+            tail += fmt::format("{:02x}", code_[off + i]);
         }
-        detail = fmt::format("plane test picks the order; call 0x{:04x}, then continue", insn.links[0].target);
-        line.operands["plane"] = words(off + 2, nwords);
+        detail = fmt::format("plane test picks the order; call 0x{:04x}, then continue",
+                             insn.links[0].target);
+        set_operand(line, "plane", words(off + 2, nwords));
         return fmt::format("{} plane={} call={}{}", m, words(off + 2, nwords), *call, tail);
       }
       case 0xC4:
@@ -560,16 +598,18 @@ class ListingBuilder {
     return raw.empty() ? m : m + " raw=" + raw;
   }
 
-  std::optional<std::string> face_text(const Instruction& insn, std::string& detail, ListingLine& line) const {
+  std::optional<std::string> face_text(const Instruction& insn, std::string& detail,
+                                       ListingLine& line) const {
     const FaceView f = parse_face(code_, insn.offset);
-    std::string out = fmt::format("Face content=0x{:02x} layout=0x{:02x} color=0x{:02x} shadow={}", f.content,
-                                  f.layout, f.color, f.is_shadow);
+    std::string out = fmt::format("Face content=0x{:02x} layout=0x{:02x} color=0x{:02x} shadow={}",
+                                  f.content, f.layout, f.color, f.is_shadow);
     if (f.has_normal) {
-      out += fmt::format(" normal={},{},{} center={},{},{}", f.normal[0], f.normal[1], f.normal[2], f.center[0],
-                         f.center[1], f.center[2]);
+      out += fmt::format(" normal={},{},{} center={},{},{}", f.normal[0], f.normal[1], f.normal[2],
+                         f.center[0], f.center[1], f.center[2]);
     }
     std::string idx;
-    for (size_t i = 0; i < f.indices.size(); ++i) idx += (i ? "," : "") + std::to_string(f.indices[i]);
+    for (size_t i = 0; i < f.indices.size(); ++i)
+      idx += (i ? "," : "") + std::to_string(f.indices[i]);
     out += " idx=" + (idx.empty() ? std::string("-") : idx);
     if (f.has_texcoords) {
       std::string uv;
@@ -584,24 +624,32 @@ class ListingBuilder {
     if (f.layout & kLayoutShortIndices) flags.push_back("u16-indices");
     if (f.layout & kLayoutByteCenter) flags.push_back("byte-centre");
     if (f.layout & kLayoutByteTexcoords) flags.push_back("byte-texcoords");
-    detail = fmt::format("{} corners{}{}", f.indices.size(), flags.empty() ? "" : ", ", fmt::join(flags, ", "));
-    line.operands["content"] = f.content;
-    line.operands["layout"] = f.layout;
-    line.operands["color"] = f.color;
-    line.operands["is_shadow"] = f.is_shadow;
-    line.operands["indices"] = f.indices;
+    detail = fmt::format("{} corners{}{}", f.indices.size(), flags.empty() ? "" : ", ",
+                         fmt::join(flags, ", "));
+    set_operand(line, "content", f.content);
+    set_operand(line, "layout", f.layout);
+    set_operand(line, "color", f.color);
+    set_operand(line, "is_shadow", f.is_shadow);
+    set_operand(line, "indices", f.indices);
     if (f.has_normal) {
-      line.operands["normal"] = f.normal;
-      line.operands["center"] = f.center;
+      set_operand(line, "normal", f.normal);
+      set_operand(line, "center", f.center);
     }
-    if (f.has_texcoords) line.operands["texcoords"] = f.texcoords;
+    if (f.has_texcoords) set_operand(line, "texcoords", f.texcoords);
     return out;
+  }
+
+  // Decoded operands as JSON cost a quarter of a text listing's time: built only for --json.
+  template <typename T>
+  void set_operand(ListingLine& line, const char* key, T&& value) const {
+    if (with_operands_) line.operands[key] = std::forward<T>(value);
   }
 
   const Shape& shape_;
   const WalkResult& walk_;
   const std::vector<uint8_t>& code_;
   uint32_t stub_area_;
+  bool with_operands_;
   x86::Disassembler disassembler_;
   std::map<uint32_t, RelocRef> relocs_;
   bool stub_relocs_ = false;
@@ -613,7 +661,9 @@ class ListingBuilder {
 
 }  // namespace
 
-Listing make_listing(const Shape& shape, const WalkResult& walk) { return ListingBuilder(shape, walk).build(); }
+Listing make_listing(const Shape& shape, const WalkResult& walk, bool with_operands) {
+  return ListingBuilder(shape, walk, with_operands).build();
+}
 
 std::string render_listing_text(const Shape&, const Listing& listing) {
   std::string out;
@@ -630,8 +680,9 @@ std::string render_listing_text(const Shape&, const Listing& listing) {
     for (const auto& c : line.continuation) out += "        " + c + "\n";
   }
   for (const auto& d : listing.diagnostics) {
-    out += fmt::format("; {} at 0x{:04x}: {}\n", d.level == WalkDiagnostic::Level::kError ? "error" : "warning",
-                       d.offset, d.message);
+    out += fmt::format("; {} at 0x{:04x}: {}\n",
+                       d.level == WalkDiagnostic::Level::kError ? "error" : "warning", d.offset,
+                       d.message);
   }
   return out;
 }
@@ -639,8 +690,8 @@ std::string render_listing_text(const Shape&, const Listing& listing) {
 nlohmann::json render_listing_json(const Shape& shape, const Listing& listing) {
   json lines = json::array();
   for (const auto& line : listing.lines) {
-    json j = {{"offset", line.offset}, {"size", line.size}, {"kind", line.kind}, {"mnemonic", line.mnemonic},
-              {"text", line.text},     {"comment", line.comment}};
+    json j = {{"offset", line.offset},     {"size", line.size}, {"kind", line.kind},
+              {"mnemonic", line.mnemonic}, {"text", line.text}, {"comment", line.comment}};
     if (!line.label.empty()) j["label"] = line.label;
     if (line.size) j["bytes"] = hex(std::span(shape.code()).subspan(line.offset, line.size));
     if (!line.operands.empty()) j["operands"] = line.operands;
@@ -652,7 +703,10 @@ nlohmann::json render_listing_json(const Shape& shape, const Listing& listing) {
     diags.push_back({{"level", d.level == WalkDiagnostic::Level::kError ? "error" : "warning"},
                      {"offset", d.offset},
                      {"message", d.message}});
-  return {{"source", shape.source()}, {"directives", listing.directives}, {"lines", lines}, {"diagnostics", diags}};
+  return {{"source", shape.source()},
+          {"directives", listing.directives},
+          {"lines", lines},
+          {"diagnostics", diags}};
 }
 
 }  // namespace shapevm::fa

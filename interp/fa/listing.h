@@ -31,7 +31,8 @@ struct Listing {
   std::vector<WalkDiagnostic> diagnostics;
 };
 
-Listing make_listing(const Shape& shape, const WalkResult& walk);
+// `with_operands`: fill ListingLine::operands (needed for JSON output only).
+Listing make_listing(const Shape& shape, const WalkResult& walk, bool with_operands = false);
 std::string render_listing_text(const Shape& shape, const Listing& listing);
 nlohmann::json render_listing_json(const Shape& shape, const Listing& listing);
 

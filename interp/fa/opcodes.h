@@ -29,22 +29,22 @@ enum class SizeRule : uint8_t {
 
 // What is known about an opcode's runtime behaviour.
 enum class Knowledge : uint8_t {
-  kTraced,     // a seed specifies the behaviour
-  kPartial,    // layout partly traced (XformUnmask 0xC4/0xC6)
-  kUntraced,   // size known, semantics not: executes as "skip"
+  kTraced,    // a seed specifies the behaviour
+  kPartial,   // layout partly traced (XformUnmask 0xC4/0xC6)
+  kUntraced,  // size known, semantics not: executes as "skip"
 };
 
 // Where an opcode comes from.
 enum class Origin : uint8_t {
-  kCorpus,      // one of the seed's 55 opcodes seen in the FA_2.LIB corpus
-  kEngineOnly,  // a vector_table handler never used by the shipped shapes
-  kIfNotEffect, // one of the six do_if_not_effect slots
+  kCorpus,       // one of the seed's 55 opcodes seen in the FA_2.LIB corpus
+  kEngineOnly,   // a vector_table handler never used by the shipped shapes
+  kIfNotEffect,  // one of the six do_if_not_effect slots
 };
 
 struct OpcodeInfo {
   uint8_t op = 0;
-  std::string_view mnemonic;  // the seed's name: "VertexBuffer", "Unk08", ...
-  std::string_view handler;   // the FA.SMS handler symbol, "" where the seed gives none
+  std::string_view mnemonic;     // the seed's name: "VertexBuffer", "Unk08", ...
+  std::string_view handler;      // the FA.SMS handler symbol, "" where the seed gives none
   uint32_t handler_address = 0;  // the handler's address in FA.EXE, 0 where not given
   SizeRule rule = SizeRule::kFixed;
   uint16_t fixed_size = 0;  // for kFixed (and the minimum size of variable rules)

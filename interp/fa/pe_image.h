@@ -92,7 +92,7 @@ struct PharLapImage {
   std::vector<PeImport> imports;
   std::vector<PeRelocation> relocations;
   std::vector<PeTrampoline> trampolines;  // ascending code_offset
-  uint32_t stub_area_offset = 0;  // first trampoline's code offset; code.size() when none
+  uint32_t stub_area_offset = 0;          // first trampoline's code offset; code.size() when none
 
   // What an unrelocated pointer to CODE offset `off` holds: image_base + code_va + off.
   uint32_t code_pointer(uint32_t off) const { return image_base + code_va + off; }

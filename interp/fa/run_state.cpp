@@ -24,7 +24,8 @@ int64_t parse_value(const std::string& text, const std::string& assignment) {
   int64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
   if (s.empty() || ec != std::errc() || p != s.data() + s.size())
-    throw InputError("--set " + assignment, "expected NAME=VALUE with an integer value (decimal or 0x hex)");
+    throw InputError("--set " + assignment,
+                     "expected NAME=VALUE with an integer value (decimal or 0x hex)");
   return negative ? -v : v;
 }
 
@@ -61,7 +62,8 @@ void apply_set(RunState& state, const std::string& assignment) {
     // An object-record byte: record+0x0E=0 (or _v+0x0E=0).
     const int64_t at = parse_value(name.substr(name.find('+') + 1), assignment);
     if (at < 0 || at + 1 >= static_cast<int64_t>(state.object_record.size()))
-      throw InputError("--set " + assignment, "object record offsets are 0..0xFE (a 16-bit word is written)");
+      throw InputError("--set " + assignment,
+                       "object record offsets are 0..0xFE (a 16-bit word is written)");
     state.object_record[at] = static_cast<uint8_t>(value & 0xFF);
     state.object_record[at + 1] = static_cast<uint8_t>((value >> 8) & 0xFF);
   } else {

@@ -8,9 +8,13 @@
 
 namespace shapevm::fa {
 
-double ShapeHeader::scale_factor() const { return std::ldexp(1.0, effective_scale() - 8); }
+double ShapeHeader::scale_factor() const {
+  return std::ldexp(1.0, effective_scale() - 8);
+}
 
-bool ShapeHeader::scale_in_table() const { return scale == 0 || (scale >= 7 && scale <= 11); }
+bool ShapeHeader::scale_in_table() const {
+  return scale == 0 || (scale >= 7 && scale <= 11);
+}
 
 uint64_t Shape::file_offset(uint32_t code_offset) const {
   return static_cast<uint64_t>(image.sections.at(image.code_section).raw_offset) + code_offset;

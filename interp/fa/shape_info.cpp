@@ -38,7 +38,9 @@ ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk) {
           info.textures.push_back(name);
         break;
       }
-      case 0xE0: ++info.texture_indices; break;
+      case 0xE0:
+        ++info.texture_indices;
+        break;
       case 0x40:
         ++info.frame_tables;
         info.max_frames = std::max<uint32_t>(info.max_frames, load_u16(code.data() + off + 2));
@@ -54,11 +56,27 @@ ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk) {
         ++info.detail_sites;
         info.detail_thresholds.insert(load_u16(code.data() + off + 4));
         break;
-      case 0xAC: ++info.damage_branches; break;
-      case 0x06: case 0x0C: case 0x0E: case 0x10: case 0x6C: ++info.selectors; break;
-      case 0x12: case 0x6E: case 0xC4: case 0xC6: ++info.calls; break;
-      case 0xF0: ++info.x86_blocks; break;
-      default: break;
+      case 0xAC:
+        ++info.damage_branches;
+        break;
+      case 0x06:
+      case 0x0C:
+      case 0x0E:
+      case 0x10:
+      case 0x6C:
+        ++info.selectors;
+        break;
+      case 0x12:
+      case 0x6E:
+      case 0xC4:
+      case 0xC6:
+        ++info.calls;
+        break;
+      case 0xF0:
+        ++info.x86_blocks;
+        break;
+      default:
+        break;
     }
   }
   info.obj_end = obj_end_reports(shape, walk);
@@ -83,27 +101,44 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
     imports.push_back({{"name", i.name}, {"function", i.is_function}, {"slot_rva", i.slot_rva}});
   json trampolines = json::array();
   for (const auto& t : img.trampolines)
-    trampolines.push_back({{"offset", t.code_offset}, {"name", t.import_name}, {"function", t.is_function},
-                           {"operand", t.operand}, {"operand_includes_image_base", t.operand_includes_image_base}});
+    trampolines.push_back({{"offset", t.code_offset},
+                           {"name", t.import_name},
+                           {"function", t.is_function},
+                           {"operand", t.operand},
+                           {"operand_includes_image_base", t.operand_includes_image_base}});
   json objend = json::array();
   for (const auto& r : info.obj_end)
-    objend.push_back({{"offset", r.f2_offset}, {"operand", r.operand}, {"absolute_target", r.absolute_target},
-                      {"relative_target", r.relative_target}, {"absolute_on_end_object", r.absolute_on_end_object},
-                      {"relative_on_end_object", r.relative_on_end_object}, {"verdict", reading_verdict(r)}});
+    objend.push_back({{"offset", r.f2_offset},
+                      {"operand", r.operand},
+                      {"absolute_target", r.absolute_target},
+                      {"relative_target", r.relative_target},
+                      {"absolute_on_end_object", r.absolute_on_end_object},
+                      {"relative_on_end_object", r.relative_on_end_object},
+                      {"verdict", reading_verdict(r)}});
   json diags = json::array();
   for (const auto& d : walk.diagnostics)
     diags.push_back({{"level", d.level == WalkDiagnostic::Level::kError ? "error" : "warning"},
-                     {"offset", d.offset}, {"message", d.message}});
+                     {"offset", d.offset},
+                     {"message", d.message}});
   return {
       {"source", shape.source()},
       {"engine", "fa"},
-      {"header", {{"radius_world", h.radius_world}, {"radius", h.radius}, {"scale", h.scale},
-                  {"scale_factor", h.scale_factor()}, {"scale_in_table", h.scale_in_table()},
-                  {"extents", h.extents}}},
-      {"container", {{"signature", img.signature}, {"image_base", img.image_base}, {"code_va", img.code_va},
-                     {"code_size", img.code.size()}, {"stub_area_offset", img.stub_area_offset},
-                     {"relocations", img.relocations.size()}, {"reloc_targets", walk.reloc_targets.size()},
-                     {"import_dll", img.import_dll}}},
+      {"header",
+       {{"radius_world", h.radius_world},
+        {"radius", h.radius},
+        {"scale", h.scale},
+        {"scale_factor", h.scale_factor()},
+        {"scale_in_table", h.scale_in_table()},
+        {"extents", h.extents}}},
+      {"container",
+       {{"signature", img.signature},
+        {"image_base", img.image_base},
+        {"code_va", img.code_va},
+        {"code_size", img.code.size()},
+        {"stub_area_offset", img.stub_area_offset},
+        {"relocations", img.relocations.size()},
+        {"reloc_targets", walk.reloc_targets.size()},
+        {"import_dll", img.import_dll}}},
       {"instructions", info.instructions},
       {"opcodes", info.opcode_counts},
       {"vertex_buffers", info.vertex_buffers},
@@ -136,47 +171,62 @@ std::string shape_info_text(const Shape& shape, const WalkResult& walk, const Sh
   const auto& h = shape.header;
   const auto& img = shape.image;
   std::string out;
-  auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("{:<18} {}\n", key, value); };
+  auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("{:<18} {}\n", key, value);
+  };
   line("file", shape.source());
-  line("header", fmt::format("radius_world {}, radius {}, scale {} (x{}{}), extents {} {} {}", h.radius_world,
-                             h.radius, h.scale, h.scale_factor(), h.scale_in_table() ? "" : ", outside the seed's table",
-                             h.extents[0], h.extents[1], h.extents[2]));
-  line("container", fmt::format("{} image base 0x{:x}, CODE va 0x{:x}, {} bytes, {} relocations ({} into the stream)",
-                                img.signature, img.image_base, img.code_va, img.code.size(), img.relocations.size(),
-                                walk.reloc_targets.size()));
+  line("header", fmt::format("radius_world {}, radius {}, scale {} (x{}{}), extents {} {} {}",
+                             h.radius_world, h.radius, h.scale, h.scale_factor(),
+                             h.scale_in_table() ? "" : ", outside the seed's table", h.extents[0],
+                             h.extents[1], h.extents[2]));
+  line("container",
+       fmt::format(
+           "{} image base 0x{:x}, CODE va 0x{:x}, {} bytes, {} relocations ({} into the stream)",
+           img.signature, img.image_base, img.code_va, img.code.size(), img.relocations.size(),
+           walk.reloc_targets.size()));
   line("instructions", std::to_string(info.instructions));
   std::string ops;
-  for (const auto& [name, n] : info.opcode_counts) ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", name, n);
+  for (const auto& [name, n] : info.opcode_counts)
+    ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", name, n);
   line("by opcode", ops);
-  line("vertices", fmt::format("{} in {} buffers, pool of {} slots", info.vertices, info.vertex_buffers, info.pool_slots));
+  line("vertices", fmt::format("{} in {} buffers, pool of {} slots", info.vertices,
+                               info.vertex_buffers, info.pool_slots));
   line("faces", fmt::format("{} ({} textured)", info.faces, info.textured_faces));
-  line("textures", info.textures.empty() ? std::string("none") : fmt::format("{}", fmt::join(info.textures, ", ")));
+  line("textures", info.textures.empty() ? std::string("none")
+                                         : fmt::format("{}", fmt::join(info.textures, ", ")));
   line("frame tables", fmt::format("{} (max {} frames)", info.frame_tables, info.max_frames));
   line("LOD", fmt::format("{} sites, {} levels, thresholds {}", info.lod_sites, info.lod_levels(),
                           fmt::join(info.lod_thresholds, " ")));
-  line("detail", fmt::format("{} sites, thresholds {}", info.detail_sites, fmt::join(info.detail_thresholds, " ")));
+  line("detail", fmt::format("{} sites, thresholds {}", info.detail_sites,
+                             fmt::join(info.detail_thresholds, " ")));
   line("damage", fmt::format("{} branches", info.damage_branches));
-  line("selectors/calls", fmt::format("{} draw-order selectors, {} calls", info.selectors, info.calls));
+  line("selectors/calls",
+       fmt::format("{} draw-order selectors, {} calls", info.selectors, info.calls));
   line("x86", fmt::format("{} blocks, {} bytes", info.x86_blocks, info.x86_bytes));
   std::vector<std::string> names;
   for (const auto& i : img.imports) names.push_back(i.name + (i.is_function ? "()" : ""));
-  line("imports", names.empty() ? std::string("none") : fmt::format("{} from {}: {}", names.size(), img.import_dll,
-                                                                     fmt::join(names, ", ")));
+  line("imports", names.empty() ? std::string("none")
+                                : fmt::format("{} from {}: {}", names.size(), img.import_dll,
+                                              fmt::join(names, ", ")));
   line("trampolines", fmt::format("{} at 0x{:x}", img.trampolines.size(), img.stub_area_offset));
   for (const auto& r : info.obj_end) {
-    line("PtrToObjEnd", fmt::format("at 0x{:04x}: absolute 0x{:04x}, relative 0x{:04x}: {}", r.f2_offset,
-                                    r.absolute_target, r.relative_target, reading_verdict(r)));
+    line("PtrToObjEnd",
+         fmt::format("at 0x{:04x}: absolute 0x{:04x}, relative 0x{:04x}: {}", r.f2_offset,
+                     r.absolute_target, r.relative_target, reading_verdict(r)));
   }
   for (const auto& d : walk.diagnostics) {
-    line(d.level == WalkDiagnostic::Level::kError ? "error" : "warning", fmt::format("0x{:04x}: {}", d.offset, d.message));
+    line(d.level == WalkDiagnostic::Level::kError ? "error" : "warning",
+         fmt::format("0x{:04x}: {}", d.offset, d.message));
   }
   return out;
 }
 
 std::string shape_summary_line(const Shape& shape, const ShapeInfo& info) {
-  return fmt::format("{}: scale x{}, {} vertices, {} faces, {} LOD levels, {} frames, {} x86 blocks, textures [{}]",
-                     shape.source(), shape.header.scale_factor(), info.vertices, info.faces, info.lod_levels(),
-                     info.max_frames, info.x86_blocks, fmt::join(info.textures, ", "));
+  return fmt::format(
+      "{}: scale x{}, {} vertices, {} faces, {} LOD levels, {} frames, {} x86 blocks, textures "
+      "[{}]",
+      shape.source(), shape.header.scale_factor(), info.vertices, info.faces, info.lod_levels(),
+      info.max_frames, info.x86_blocks, fmt::join(info.textures, ", "));
 }
 
 }  // namespace shapevm::fa

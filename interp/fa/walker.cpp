@@ -9,8 +9,9 @@
 namespace shapevm::fa {
 
 bool WalkResult::has_errors() const {
-  return std::any_of(diagnostics.begin(), diagnostics.end(),
-                     [](const WalkDiagnostic& d) { return d.level == WalkDiagnostic::Level::kError; });
+  return std::any_of(diagnostics.begin(), diagnostics.end(), [](const WalkDiagnostic& d) {
+    return d.level == WalkDiagnostic::Level::kError;
+  });
 }
 
 namespace {

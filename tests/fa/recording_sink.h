@@ -25,7 +25,9 @@ struct RecordingSink : EventSink {
   void on_op(const OpEvent& e) override { op_events.push_back(e); }
   void on_branch(const BranchEvent& e) override { branches.push_back(e); }
   void on_call(const CallEvent& e) override { log.push_back("call " + std::to_string(e.target)); }
-  void on_return(const ReturnEvent& e) override { log.push_back("ret " + std::to_string(e.resume)); }
+  void on_return(const ReturnEvent& e) override {
+    log.push_back("ret " + std::to_string(e.resume));
+  }
   void on_face(const FaceEvent& e) override {
     face_offsets.push_back(e.offset);
     face_colors.push_back(e.color);

@@ -33,13 +33,27 @@ inline std::vector<std::string> item_kinds(const fa::WalkResult& walk) {
   for (const auto& item : walk.items) {
     std::string k;
     switch (item.kind) {
-      case fa::ItemKind::kHeader: k = "header"; break;
-      case fa::ItemKind::kInstruction: k = std::string(item.insn->info->mnemonic); break;
-      case fa::ItemKind::kX86: k = "x86"; break;
-      case fa::ItemKind::kSkipped: k = "skipped"; break;
-      case fa::ItemKind::kTrailer: k = "trailer"; break;
-      case fa::ItemKind::kUndecodable: k = "undecodable"; break;
-      case fa::ItemKind::kStub: k = "stub"; break;
+      case fa::ItemKind::kHeader:
+        k = "header";
+        break;
+      case fa::ItemKind::kInstruction:
+        k = std::string(item.insn->info->mnemonic);
+        break;
+      case fa::ItemKind::kX86:
+        k = "x86";
+        break;
+      case fa::ItemKind::kSkipped:
+        k = "skipped";
+        break;
+      case fa::ItemKind::kTrailer:
+        k = "trailer";
+        break;
+      case fa::ItemKind::kUndecodable:
+        k = "undecodable";
+        break;
+      case fa::ItemKind::kStub:
+        k = "stub";
+        break;
     }
     out.push_back(k + "@" + std::to_string(item.offset) + "+" + std::to_string(item.size));
   }

@@ -16,14 +16,16 @@ namespace {
 
 // Three vertices in slots 0..2 then `body`, ending at a top-level ShortEOF.
 std::string tri(const std::string& body) {
-  return with_header("VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n" + body + "\nShortEOF\n");
+  return with_header("VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n" + body +
+                     "\nShortEOF\n");
 }
 
 std::string face(int color) {
   return "Face content=0 layout=0 color=" + std::to_string(color) + " shadow=0 idx=0,1,2\n";
 }
 
-RecordingSink run(const std::string& text, const RunState& state = {}, Dispatch d = Dispatch::kThreaded) {
+RecordingSink run(const std::string& text, const RunState& state = {},
+                  Dispatch d = Dispatch::kThreaded) {
   auto b = build_shape(text);
   Interpreter interp(b.shape);
   RecordingSink sink;
@@ -37,11 +39,13 @@ std::vector<uint8_t> colors(const std::string& text, const RunState& state = {})
 
 }  // namespace
 
-TEST_CASE("FA-31: JumpToFrame takes slot _frameCounter mod nframes (counter 5, 3 frames -> slot 2)") {
+TEST_CASE(
+    "FA-31: JumpToFrame takes slot _frameCounter mod nframes (counter 5, 3 frames -> slot 2)") {
   const std::string text = tri(R"(
     JumpToFrame @a, @b, @c
 a:
-)" + face(1) + " Jump @done\nb:\n" + face(2) + " Jump @done\nc:\n" + face(3) + "done:\n");
+)" + face(1) + " Jump @done\nb:\n" +
+                               face(2) + " Jump @done\nc:\n" + face(3) + "done:\n");
   RunState s;
   s.frame = 5;
   CHECK(colors(text, s) == std::vector<uint8_t>{3});
@@ -52,16 +56,18 @@ a:
 }
 
 TEST_CASE("FA-32: _frameCounter is 15 bits: frame 0x8005 selects like frame 5") {
-  const std::string text = tri("JumpToFrame @a, @b, @c\na:\n" + face(1) + " Jump @done\nb:\n" + face(2) +
-                               " Jump @done\nc:\n" + face(3) + "done:\n");
+  const std::string text = tri("JumpToFrame @a, @b, @c\na:\n" + face(1) + " Jump @done\nb:\n" +
+                               face(2) + " Jump @done\nc:\n" + face(3) + "done:\n");
   RunState s;
   s.frame = 0x8005;
   CHECK(s.frame_counter() == 5);
   CHECK(colors(text, s) == std::vector<uint8_t>{3});
 }
 
-TEST_CASE("FA-34/FA-36/FA-37: Unmask calls the body once, ShortEOF returns, then the ShortJump joins") {
-  auto sink = run(tri("Unmask @body\n ShortJump @join\nbody:\n" + face(7) + " ShortEOF\njoin:\n" + face(8)));
+TEST_CASE(
+    "FA-34/FA-36/FA-37: Unmask calls the body once, ShortEOF returns, then the ShortJump joins") {
+  auto sink = run(
+      tri("Unmask @body\n ShortJump @join\nbody:\n" + face(7) + " ShortEOF\njoin:\n" + face(8)));
   CHECK(sink.face_colors == std::vector<uint8_t>{7, 8});
   CHECK(sink.end.reason == "ShortEOF at top level");
   CHECK(sink.end.clean);
@@ -73,7 +79,8 @@ TEST_CASE("FA-34: a ShortEOF at top level ends the object; nothing after it runs
 }
 
 TEST_CASE("FA-35: in a run of ShortEOF only the first executes") {
-  auto sink = run(tri("Unmask @body\n" + face(9) + " ShortEOF\nbody:\n ShortEOF\n ShortEOF\n ShortEOF\n"));
+  auto sink =
+      run(tri("Unmask @body\n" + face(9) + " ShortEOF\nbody:\n ShortEOF\n ShortEOF\n ShortEOF\n"));
   int short_eofs = 0;
   for (const auto& e : sink.op_events) short_eofs += e.op == 0x1E;
   CHECK(short_eofs == 2);  // the body's first, then the top-level one after face 9
@@ -87,7 +94,8 @@ TEST_CASE("FA-38/FA-41: OrderField draws both chains; the object field only swap
 sel:
     OrderField field=0x0e cmp=5 call=@a continue=@b then=ShortJump:@b
 a:
-)" + face(1) + " ShortEOF\nb:\n" + face(2) + " ShortEOF\njoin:\n");
+)" + face(1) + " ShortEOF\nb:\n" +
+                               face(2) + " ShortEOF\njoin:\n");
   RunState s;
   s.object_record[0x0E] = 5;  // equal: the authored order (assumptions.h)
   CHECK(colors(text, s) == std::vector<uint8_t>{1, 2});
@@ -109,8 +117,8 @@ TEST_CASE("FA-39/FA-40/FA-41: plane selectors draw both chains; the plane side s
   };
   for (const auto& c : cases) {
     INFO(c.op);
-    const std::string text = tri("Unmask @sel\n ShortJump @join\nsel:\n " + c.op + " call=@a\n" + face(2) +
-                                 " ShortEOF\na:\n" + face(1) + " ShortEOF\njoin:\n");
+    const std::string text = tri("Unmask @sel\n ShortJump @join\nsel:\n " + c.op + " call=@a\n" +
+                                 face(2) + " ShortEOF\na:\n" + face(1) + " ShortEOF\njoin:\n");
     RunState one, other;
     one.camera = c.one;
     other.camera = c.other;
@@ -124,7 +132,8 @@ TEST_CASE("FA-39/FA-40/FA-41: plane selectors draw both chains; the plane side s
 }
 
 TEST_CASE("FA-43/FA-44: JumpToDamage branches when _destroyed; health 0 means destroyed") {
-  const std::string text = tri("JumpToDamage @wreck\n" + face(1) + " Jump @done\nwreck:\n" + face(2) + "done:\n");
+  const std::string text =
+      tri("JumpToDamage @wreck\n" + face(1) + " Jump @done\nwreck:\n" + face(2) + "done:\n");
   RunState s;
   CHECK(colors(text, s) == std::vector<uint8_t>{1});
   s.destroyed = true;
@@ -140,7 +149,8 @@ TEST_CASE("FA-43/FA-44: JumpToDamage branches when _destroyed; health 0 means de
 }
 
 TEST_CASE("FA-45: JumpToDetail branches to the lower-detail block when _detail < threshold") {
-  const std::string text = tri("JumpToDetail @low threshold=3\n" + face(1) + " Jump @done\nlow:\n" + face(2) + "done:\n");
+  const std::string text = tri("JumpToDetail @low threshold=3\n" + face(1) + " Jump @done\nlow:\n" +
+                               face(2) + "done:\n");
   RunState s;
   s.detail = 2;
   CHECK(colors(text, s) == std::vector<uint8_t>{2});
@@ -148,9 +158,10 @@ TEST_CASE("FA-45: JumpToDetail branches to the lower-detail block when _detail <
   CHECK(colors(text, s) == std::vector<uint8_t>{1});
 }
 
-TEST_CASE("FA-46..FA-49: JumpToLOD compares size*aspecty*scrh/depth/2 with (threshold*sizeAdjust)>>8") {
-  const std::string text =
-      tri("JumpToLOD @coarse size=100 threshold=50\n" + face(1) + " Jump @done\ncoarse:\n" + face(2) + "done:\n");
+TEST_CASE(
+    "FA-46..FA-49: JumpToLOD compares size*aspecty*scrh/depth/2 with (threshold*sizeAdjust)>>8") {
+  const std::string text = tri("JumpToLOD @coarse size=100 threshold=50\n" + face(1) +
+                               " Jump @done\ncoarse:\n" + face(2) + "done:\n");
   RunState s;
   s.camera = {400, 0, 0};  // depth 400 (in front, level)
   s.scrh = 480;
@@ -179,8 +190,8 @@ TEST_CASE("FA-46..FA-49: JumpToLOD compares size*aspecty*scrh/depth/2 with (thre
 TEST_CASE("FA-50: --lod k sits just below the k-th largest distinct threshold") {
   const std::string text = tri(R"(
     JumpToLOD @l1 size=100 threshold=40
-)" + face(0) + " Jump @done\nl1:\n JumpToLOD @l2 size=100 threshold=10\n" + face(1) +
-                               " Jump @done\nl2:\n" + face(2) + "done:\n");
+)" + face(0) + " Jump @done\nl1:\n JumpToLOD @l2 size=100 threshold=10\n" +
+                               face(1) + " Jump @done\nl2:\n" + face(2) + "done:\n");
   auto b = build_shape(text);
   Interpreter interp(b.shape);
   CHECK(interp.lod_thresholds() == std::vector<uint16_t>{40, 10});
@@ -214,7 +225,8 @@ TEST_CASE("FA-10/FA-11: push_at/8 picks the pool slot; TextureFile applies to th
 }
 
 TEST_CASE("FA-26/FA-33: ShortJump is 3 bytes (DEC ESI then the Jump body); LongJump takes rel32") {
-  auto sink = run(tri("ShortJump @x\n" + face(1) + "x:\n LongJump @y\n" + face(2) + "y:\n" + face(3)));
+  auto sink =
+      run(tri("ShortJump @x\n" + face(1) + "x:\n LongJump @y\n" + face(2) + "y:\n" + face(3)));
   CHECK(sink.face_colors == std::vector<uint8_t>{3});
   REQUIRE(sink.op_events.size() >= 2);
   CHECK(sink.op_events[1].name == "ShortJump");
@@ -222,7 +234,9 @@ TEST_CASE("FA-26/FA-33: ShortJump is 3 bytes (DEC ESI then the Jump body); LongJ
   CHECK(sink.op_events[2].offset == sink.op_events[1].offset + 3 + 9);  // past the 9-byte face
 }
 
-TEST_CASE("FA-25/FA-27: an odd opcode (0x01 EndShape here) stops with the misaligned vector_table entry named") {
+TEST_CASE(
+    "FA-25/FA-27: an odd opcode (0x01 EndShape here) stops with the misaligned vector_table entry "
+    "named") {
   auto sink = run(tri(face(1) + " EndShape\n" + face(2)));
   CHECK(sink.face_colors == std::vector<uint8_t>{1});
   CHECK_FALSE(sink.end.clean);
@@ -240,7 +254,8 @@ TEST_CASE("FA-30: an unassigned slot stops with a diagnostic naming the slot") {
 
 TEST_CASE("FA-53: untraced opcodes keep their sizes, are marked, and change no geometry") {
   auto plain = run(tri(face(1) + face(2)));
-  auto with = run(tri("UnkB8 raw=0100\n Unk44 raw=0100\n" + face(1) + " UnkDA raw=1000\n" + face(2)));
+  auto with =
+      run(tri("UnkB8 raw=0100\n Unk44 raw=0100\n" + face(1) + " UnkDA raw=1000\n" + face(2)));
   CHECK(with.face_colors == plain.face_colors);
   CHECK(with.face_views == plain.face_views);
   int untraced = 0;
@@ -249,7 +264,8 @@ TEST_CASE("FA-53: untraced opcodes keep their sizes, are marked, and change no g
 }
 
 TEST_CASE("FA-51/FA-52: radius_world is never read; the run is the same whatever it holds") {
-  const std::string body = "VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n" + face(1) + "ShortEOF\n";
+  const std::string body =
+      "VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n" + face(1) + "ShortEOF\n";
   auto a = run(".header radius_world=0 radius=100 scale=8 extents=1,1,1\n" + body);
   auto b = run(".header radius_world=12345 radius=100 scale=8 extents=1,1,1\n" + body);
   CHECK(a.face_views == b.face_views);
@@ -274,7 +290,8 @@ part:
   auto sink = run(text, s);
   REQUIRE(sink.face_views.size() == 2);
   // Camera level behind the shape: view y is the shape's z; moved up 50 units = 50*256 in view.
-  CHECK(sink.face_views[1][0].y - sink.face_views[0][0].y == doctest::Approx(50 * 256).epsilon(0.01));
+  CHECK(sink.face_views[1][0].y - sink.face_views[0][0].y ==
+        doctest::Approx(50 * 256).epsilon(0.01));
   CHECK(sink.face_views[1][0].x == sink.face_views[0][0].x);
 }
 
@@ -300,7 +317,8 @@ a:
     Unmask @body
     ShortJump @done
 b:
-)" + face(5) + " Jump @done\nbody:\n" + face(6) + " ShortEOF\ndone:\n" + face(7));
+)" + face(5) + " Jump @done\nbody:\n" +
+                               face(6) + " ShortEOF\ndone:\n" + face(7));
   for (uint32_t frame : {0u, 1u}) {
     RunState s;
     s.frame = frame;

@@ -44,7 +44,8 @@ TEST_CASE("FA-06: every fixed-size opcode of the seed has its size, each checked
   }
 }
 
-TEST_CASE("FA-05: the table holds the seed's 55 corpus opcodes; word-magic ones expect 0x00 second") {
+TEST_CASE(
+    "FA-05: the table holds the seed's 55 corpus opcodes; word-magic ones expect 0x00 second") {
   int corpus = 0;
   for (const auto& info : all_opcodes()) corpus += info.origin == Origin::kCorpus;
   CHECK(corpus == 55);
@@ -104,7 +105,8 @@ TEST_CASE("FA-13/FA-14/FA-15: Face size for every content/layout flag combinatio
         b.resize(5 + (normal ? 6 + (byte_centre ? 3 : 6) : 0), 0);
         b.push_back(uint8_t(corners));
         b.resize(200, 0);
-        INFO("content 0x" << std::hex << content << " layout 0x" << layout << " corners " << corners);
+        INFO("content 0x" << std::hex << content << " layout 0x" << layout << " corners "
+                          << corners);
         CHECK(size_of(b) == expected);
         b.resize(expected - 1);
         CHECK(size_of(b) == 0);
@@ -115,9 +117,8 @@ TEST_CASE("FA-13/FA-14/FA-15: Face size for every content/layout flag combinatio
 
 TEST_CASE("FA-13/FA-16: Face fields parse; the normal's float scale is 1/32765") {
   // content 0x44 (normal + texcoords), layout 0x07 (u16 indices, byte centre, byte texcoords)
-  std::vector<uint8_t> b = {0xFC, 0x44, 0x07, 0x5A, 1,    0xFD, 0x7F, 0, 0, 0x03, 0x80,
-                            1,    0xFF, 2,    3,    0x00, 0x01, 0x01, 0, 2, 0,    10, 20,
-                            30,   40,   50,   60};
+  std::vector<uint8_t> b = {0xFC, 0x44, 0x07, 0x5A, 1, 0xFD, 0x7F, 0,  0,  0x03, 0x80, 1,  0xFF, 2,
+                            3,    0x00, 0x01, 0x01, 0, 2,    0,    10, 20, 30,   40,   50, 60};
   Instruction insn;
   DecodeError error;
   REQUIRE(decode_instruction(b, 0, insn, error));
@@ -193,14 +194,16 @@ TEST_CASE("FA-33/FA-31/FA-38: link targets sit where the seed and the operand fa
   CHECK(links({0x50, 0x00, 0x00, 0x01, 0x00, 0x00})[0].target == 6 + 0x100);
   CHECK(links({0x12, 0x00, 0x08, 0x00})[0].role == LinkRole::kCall);
   CHECK(links({0xAC, 0x00, 0x08, 0x00})[0].target == 12);
-  CHECK(links({0xA6, 0x00, 0x08, 0x00, 0x02, 0x00})[0].target == 14);  // from the end of the 6 bytes
+  CHECK(links({0xA6, 0x00, 0x08, 0x00, 0x02, 0x00})[0].target ==
+        14);  // from the end of the 6 bytes
   CHECK(links({0xC8, 0x00, 0, 0, 0, 0, 0x08, 0x00})[0].target == 16);
   // JumpToFrame: each rel16 is relative to its own slot (slots at 4 and 6).
   auto frames = links({0x40, 0x00, 2, 0, 0x10, 0x00, 0x20, 0x00});
   REQUIRE(frames.size() == 2);
   CHECK(frames[0].target == 4 + 0x10);
   CHECK(frames[1].target == 6 + 0x20);
-  // OrderField: call = opd + w3 + 8 (off + 10 + i16@[8]), continue = opd + 6 + w2 (off + 8 + i16@[6]).
+  // OrderField: call = opd + w3 + 8 (off + 10 + i16@[8]), continue = opd + 6 + w2 (off + 8 +
+  // i16@[6]).
   auto sel = links({0x6C, 0x00, 0x0E, 0x00, 0x00, 0x00, 0x05, 0x00, 0x07, 0x00, 0x38, 0x02, 0x00});
   CHECK(sel[0].role == LinkRole::kCall);
   CHECK(sel[0].target == 10 + 7);

@@ -13,11 +13,13 @@ using shapevm::testing::item_kinds;
 using shapevm::testing::with_header;
 
 TEST_CASE("FA-03/FA-04: header fields and the scale table (7→0.5 … 11→8, 0 treated as 8)") {
-  auto b = build_shape(".header radius_world=300 radius=150 scale=9 extents=11,-22,33\n EndShape\n");
+  auto b =
+      build_shape(".header radius_world=300 radius=150 scale=9 extents=11,-22,33\n EndShape\n");
   CHECK(b.shape.header.radius_world == 300);
   CHECK(b.shape.header.radius == 150);
   CHECK(b.shape.header.extents == std::array<int16_t, 3>{11, -22, 33});
-  const std::pair<int16_t, double> table[] = {{7, 0.5}, {8, 1.0}, {9, 2.0}, {10, 4.0}, {11, 8.0}, {0, 1.0}};
+  const std::pair<int16_t, double> table[] = {{7, 0.5},  {8, 1.0},  {9, 2.0},
+                                              {10, 4.0}, {11, 8.0}, {0, 1.0}};
   for (auto [scale, factor] : table) {
     ShapeHeader h;
     h.scale = scale;
@@ -45,7 +47,8 @@ TEST_CASE("FA-03: a CODE section that does not start with FF FF, or is too short
   CHECK_THROWS_AS(parse_header(std::vector<uint8_t>{0xFF, 0xFF, 0, 0}, "short", 0), InputError);
 }
 
-TEST_CASE("FA-17: EndObject before PtrToObjEnd's target skips to it; at the target it ends the object") {
+TEST_CASE(
+    "FA-17: EndObject before PtrToObjEnd's target skips to it; at the target it ends the object") {
   auto b = build_shape(with_header(R"(
     PtrToObjEnd @end
     Jump @after
@@ -60,7 +63,8 @@ end:
   WalkResult walk = walk_shape(b.shape);
   CHECK(walk.diagnostics.empty());
   CHECK(item_kinds(walk) == std::vector<std::string>{"header@0+14", "PtrToObjEnd@14+4", "Jump@18+4",
-                                                     "skipped@22+5", "EndObject@27+1", "trailer@28+5"});
+                                                     "skipped@22+5", "EndObject@27+1",
+                                                     "trailer@28+5"});
   REQUIRE(walk.obj_end_offset);
   CHECK(*walk.obj_end_offset == 27);
 }
@@ -69,13 +73,16 @@ TEST_CASE("FA-17: without PtrToObjEnd the first EndObject ends the object") {
   auto b = build_shape(with_header("ShortEOF\n EndObject\n .db 82 00 ff\n"));
   WalkResult walk = walk_shape(b.shape);
   CHECK(walk.diagnostics.empty());
-  CHECK(item_kinds(walk) == std::vector<std::string>{"header@0+14", "ShortEOF@14+1", "EndObject@15+1", "trailer@16+3"});
+  CHECK(item_kinds(walk) ==
+        std::vector<std::string>{"header@0+14", "ShortEOF@14+1", "EndObject@15+1", "trailer@16+3"});
 }
 
 TEST_CASE("FA-12: info reports which PtrToObjEnd reading lands on an EndObject") {
   // The seed's reading (absolute) names the EndObject; OpenFA's relative reading would land
   // 18 bytes later for a PtrToObjEnd at 0x0E.
-  auto b = build_shape(with_header("PtrToObjEnd @end\n ShortEOF\nend:\n EndObject\n .db 01 02 03 02 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"));
+  auto b =
+      build_shape(with_header("PtrToObjEnd @end\n ShortEOF\nend:\n EndObject\n .db 01 02 03 02 01 "
+                              "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"));
   WalkResult walk = walk_shape(b.shape);
   auto reports = obj_end_reports(b.shape, walk);
   REQUIRE(reports.size() == 1);
@@ -111,8 +118,9 @@ frag:
                                    ".import _PLgearDown\n.import do_start_interp\n"));
   WalkResult walk = walk_shape(b.shape);
   CHECK(walk.diagnostics.empty());
-  CHECK(item_kinds(walk) == std::vector<std::string>{"header@0+14", "X86Code@14+2", "x86@16+21", "Unmask@37+4",
-                                                     "X86Code@41+2", "x86@43+11", "ShortEOF@54+1", "ShortEOF@55+1",
+  CHECK(item_kinds(walk) == std::vector<std::string>{"header@0+14", "X86Code@14+2", "x86@16+21",
+                                                     "Unmask@37+4", "X86Code@41+2", "x86@43+11",
+                                                     "ShortEOF@54+1", "ShortEOF@55+1",
                                                      "EndObject@56+1", "stub@57+6", "stub@63+6"});
   CHECK(walk.reloc_targets == std::set<uint32_t>{37, 54});
   ShapeInfo info = analyze_shape(b.shape, walk);
@@ -143,7 +151,8 @@ TEST_CASE("walker: an unknown opcode or a truncated instruction is an error with
   CHECK(tw.diagnostics[0].message.find("VertexBuffer") != std::string::npos);
 }
 
-TEST_CASE("info: counts vertex buffers, faces, textures, frames, LODs, detail, damage (FA-50 levels)") {
+TEST_CASE(
+    "info: counts vertex buffers, faces, textures, frames, LODs, detail, damage (FA-50 levels)") {
   auto b = build_shape(with_header(R"(
     TextureFile "_T.PIC"
     JumpToDetail @low threshold=2

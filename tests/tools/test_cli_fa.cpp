@@ -32,20 +32,22 @@ TEST_CASE("cli: disasm and info describe a built example (exit 0)") {
 
 TEST_CASE("cli: disasm output re-assembles to the identical file") {
   ScratchDir dir;
-  REQUIRE(run_cli("disasm " + shell_quote(kJet) + " -o " + shell_quote((dir / "jet.fas").string())).exit_code == 0);
-  REQUIRE(run_cli("asm " + shell_quote((dir / "jet.fas").string()) + " -o " + shell_quote((dir / "jet.SH").string()))
+  REQUIRE(run_cli("disasm " + shell_quote(kJet) + " -o " + shell_quote((dir / "jet.fas").string()))
               .exit_code == 0);
-  CHECK(run_command("cmp " + shell_quote(kJet) + " " + shell_quote((dir / "jet.SH").string())).exit_code == 0);
+  REQUIRE(run_cli("asm " + shell_quote((dir / "jet.fas").string()) + " -o " +
+                  shell_quote((dir / "jet.SH").string()))
+              .exit_code == 0);
+  CHECK(run_command("cmp " + shell_quote(kJet) + " " + shell_quote((dir / "jet.SH").string()))
+            .exit_code == 0);
   // asm refuses to overwrite without --force
-  CHECK(run_cli("asm " + shell_quote((dir / "jet.fas").string()) + " -o " + shell_quote((dir / "jet.SH").string()))
+  CHECK(run_cli("asm " + shell_quote((dir / "jet.fas").string()) + " -o " +
+                shell_quote((dir / "jet.SH").string()))
             .exit_code == 2);
 }
 
 TEST_CASE("cli: bad input and bad usage exit 2 with the file named") {
   ScratchDir dir;
-  {
-    std::ofstream(dir / "junk.SH") << "MZ this is not a shape";
-  }
+  { std::ofstream(dir / "junk.SH") << "MZ this is not a shape"; }
   auto junk = run_cli("disasm " + shell_quote((dir / "junk.SH").string()));
   CHECK(junk.exit_code == 2);
   CHECK(junk.err.find("junk.SH") != std::string::npos);
@@ -53,9 +55,11 @@ TEST_CASE("cli: bad input and bad usage exit 2 with the file named") {
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("missing.SH") != std::string::npos);
   {
-    std::ofstream(dir / "bad.fas") << ".header radius_world=0 radius=1 scale=8 extents=1,1,1\nJump @nowhere\n";
+    std::ofstream(dir / "bad.fas")
+        << ".header radius_world=0 radius=1 scale=8 extents=1,1,1\nJump @nowhere\n";
   }
-  auto bad = run_cli("asm " + shell_quote((dir / "bad.fas").string()) + " -o " + shell_quote((dir / "o.SH").string()));
+  auto bad = run_cli("asm " + shell_quote((dir / "bad.fas").string()) + " -o " +
+                     shell_quote((dir / "o.SH").string()));
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("line 2") != std::string::npos);
   CHECK(run_cli("disasm").exit_code == 2);

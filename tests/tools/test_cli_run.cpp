@@ -65,19 +65,27 @@ TEST_CASE("cli trace: JSON Lines with start, op, branch, call, face and end even
 TEST_CASE("cli render: writes an indexed PNG of the requested size; state options change it") {
   ScratchDir dir;
   const auto a = (dir / "a.png").string(), b = (dir / "b.png").string();
-  REQUIRE(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --size 200x150").exit_code == 0);
-  REQUIRE(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(b) + " --size 200x150 --destroyed")
+  REQUIRE(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --size 200x150")
+              .exit_code == 0);
+  REQUIRE(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(b) +
+                  " --size 200x150 --destroyed")
               .exit_code == 0);
   auto ia = shapevm::raster::read_png(a);
   auto ib = shapevm::raster::read_png(b);
   CHECK(ia.frame.width() == 200);
   CHECK(ia.frame.height() == 150);
   CHECK(!(ia.frame == ib.frame));
-  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a)).exit_code == 2);  // exists
-  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --size 0x5").exit_code == 2);
-  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera 1,2").exit_code == 0);
-  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera x").exit_code == 2);
-  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --set nonsense").exit_code == 2);
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a)).exit_code ==
+        2);  // exists
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --size 0x5")
+            .exit_code == 2);
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera 1,2")
+            .exit_code == 0);
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera x")
+            .exit_code == 2);
+  CHECK(
+      run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --set nonsense")
+          .exit_code == 2);
 }
 
 TEST_CASE("cli export: the OBJ holds exactly the faces of the state that ran") {
@@ -93,7 +101,8 @@ TEST_CASE("cli export: the OBJ holds exactly the faces of the state that ran") {
   while (std::getline(lines_in, line)) faces += line.rfind("f ", 0) == 0;
   CHECK(faces == 10);  // the intact tank's finest LOD
   const auto w = (dir / "w.obj").string();
-  REQUIRE(run_cli("export " + shell_quote(kTank) + " -o " + shell_quote(w) + " --destroyed").exit_code == 0);
+  REQUIRE(run_cli("export " + shell_quote(kTank) + " -o " + shell_quote(w) + " --destroyed")
+              .exit_code == 0);
   std::ifstream win(w);
   int wreck = 0;
   while (std::getline(win, line)) wreck += line.rfind("f ", 0) == 0;
@@ -128,12 +137,13 @@ TEST_CASE("cli render --textures: textured faces sample the PIC the TextureFile 
   for (uint32_t y = 0; y < h; ++y) put32(pic.size(), 64 + y * w);
   std::filesystem::create_directories(dir / "tex");
   {
-    std::ofstream out(dir / "tex" / "_jet.pic", std::ios::binary);  // names match case-insensitively
+    std::ofstream out(dir / "tex" / "_jet.pic",
+                      std::ios::binary);  // names match case-insensitively
     out.write(reinterpret_cast<const char*>(pic.data()), static_cast<std::streamsize>(pic.size()));
   }
   const auto with = (dir / "with.png").string(), without = (dir / "without.png").string();
-  REQUIRE(run_cli("render " + shell_quote(kJet) + " -o " + shell_quote(with) + " --lod 0 --textures " +
-                  shell_quote((dir / "tex").string()))
+  REQUIRE(run_cli("render " + shell_quote(kJet) + " -o " + shell_quote(with) +
+                  " --lod 0 --textures " + shell_quote((dir / "tex").string()))
               .exit_code == 0);
   auto plain = run_cli("render " + shell_quote(kJet) + " -o " + shell_quote(without) + " --lod 0");
   REQUIRE(plain.exit_code == 0);

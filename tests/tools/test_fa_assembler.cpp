@@ -57,13 +57,15 @@ TEST_CASE("assembler: control-flow encodings use the seed's displacement origins
 }
 
 TEST_CASE("assembler: errors name the line and what was expected") {
-  CHECK(error_of(with_header("Jump @nowhere\n")).find("line 2: undefined label nowhere") != std::string::npos);
+  CHECK(error_of(with_header("Jump @nowhere\n")).find("line 2: undefined label nowhere") !=
+        std::string::npos);
   CHECK(error_of(with_header("Frobnicate\n")).find("unknown instruction") != std::string::npos);
   CHECK(error_of("EndShape\n").find("expected `.header") != std::string::npos);
-  CHECK(error_of(with_header("Face content=0x40 layout=0 color=1 shadow=0 idx=1,2,3\n")).find("0x40") !=
-        std::string::npos);
-  CHECK(error_of(with_header("Face content=0 layout=0 color=1 shadow=0 idx=1,2,300\n")).find("u16") !=
-        std::string::npos);
+  CHECK(error_of(with_header("Face content=0x40 layout=0 color=1 shadow=0 idx=1,2,3\n"))
+            .find("0x40") != std::string::npos);
+  CHECK(
+      error_of(with_header("Face content=0 layout=0 color=1 shadow=0 idx=1,2,300\n")).find("u16") !=
+      std::string::npos);
   CHECK(error_of(with_header(".stub _PLgearDown\n")).find("no .import") != std::string::npos);
   CHECK(error_of(with_header(".db 00 {x}\n")).find("undefined label x") != std::string::npos);
   std::string far = "Jump @x\n .db";

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -74,7 +74,8 @@ Generated generate(uint64_t seed, uint32_t index) {
 const std::vector<Generated>& shapes() {
   static const std::vector<Generated> all = [] {
     uint32_t count = kRoundTripShapes;
-    if (const char* env = std::getenv("SHAPEVM_GEN_STRESS")) count = static_cast<uint32_t>(std::max(1L, std::atol(env)));
+    if (const char* env = std::getenv("SHAPEVM_GEN_STRESS"))
+      count = static_cast<uint32_t>(std::max(1L, std::atol(env)));
     std::vector<Generated> out;
     out.reserve(count);
     for (uint32_t i = 0; i < count; ++i) out.push_back(generate(kSeed, i));
@@ -91,17 +92,22 @@ std::string first_bad_index(const fa::Shape& shape, const fa::WalkResult& walk) 
     if (item.kind != fa::ItemKind::kInstruction) continue;
     if (item.insn->op == 0x82) {
       const auto vb = fa::parse_vertex_buffer(code, item.offset);
-      if (!vb.aligned()) return fmt::format("push_at {} at 0x{:04x} is not a multiple of 8", vb.push_at, item.offset);
+      if (!vb.aligned())
+        return fmt::format("push_at {} at 0x{:04x} is not a multiple of 8", vb.push_at,
+                           item.offset);
       if (written.size() < vb.first_slot() + vb.count) written.resize(vb.first_slot() + vb.count);
       for (uint32_t i = 0; i < vb.count; ++i) written[vb.first_slot() + i] = true;
     } else if (item.insn->op == 0xFC) {
       const auto face = fa::parse_face(code, item.offset);
-      if (face.indices.size() < 3) return fmt::format("face at 0x{:04x} has {} corners", item.offset, face.indices.size());
+      if (face.indices.size() < 3)
+        return fmt::format("face at 0x{:04x} has {} corners", item.offset, face.indices.size());
       for (uint16_t s : face.indices)
-        if (s >= written.size() || !written[s]) return fmt::format("face at 0x{:04x} uses unwritten slot {}", item.offset, s);
+        if (s >= written.size() || !written[s])
+          return fmt::format("face at 0x{:04x} uses unwritten slot {}", item.offset, s);
       const bool wide = face.layout & fa::kLayoutShortIndices;
       const bool needs_wide = *std::max_element(face.indices.begin(), face.indices.end()) > 255;
-      if (needs_wide && !wide) return fmt::format("face at 0x{:04x} needs u16 indices", item.offset);
+      if (needs_wide && !wide)
+        return fmt::format("face at 0x{:04x} needs u16 indices", item.offset);
     }
   }
   return "";
@@ -164,8 +170,8 @@ TEST_CASE("fa generator: disasm/asm round trip over 200 generated shapes is byte
     CHECK(again.file.size() == g.assembled.file.size());
     const bool identical = again.file == g.assembled.file;
     if (!identical) {
-      const auto mismatch = std::mismatch(again.file.begin(), again.file.end(), g.assembled.file.begin(),
-                                          g.assembled.file.end());
+      const auto mismatch = std::mismatch(again.file.begin(), again.file.end(),
+                                          g.assembled.file.begin(), g.assembled.file.end());
       INFO("first difference at file offset " << (mismatch.first - again.file.begin()));
       CHECK(identical);
     }
@@ -175,7 +181,8 @@ TEST_CASE("fa generator: disasm/asm round trip over 200 generated shapes is byte
 
 TEST_CASE("fa generator: shapes have the corpus's structure") {
   std::vector<uint32_t> vertices, faces;
-  size_t with_x86 = 0, with_frames = 0, with_damage = 0, with_selectors = 0, with_calls = 0, with_detail = 0;
+  size_t with_x86 = 0, with_frames = 0, with_damage = 0, with_selectors = 0, with_calls = 0,
+         with_detail = 0;
   size_t with_untraced = 0, textured = 0;
   std::set<int> scales;
   std::set<uint8_t> face_layouts;
@@ -206,8 +213,9 @@ TEST_CASE("fa generator: shapes have the corpus's structure") {
       if (item.kind == fa::ItemKind::kInstruction && item.insn->op == 0xFC)
         face_layouts.insert(g.shape.code()[item.offset + 2]);
     // The x86 shapes import do_start_interp, and every selector chain ends by re-entering it.
-    const bool imports_interp = std::any_of(g.shape.image.imports.begin(), g.shape.image.imports.end(),
-                                            [](const auto& imp) { return imp.name == "do_start_interp"; });
+    const bool imports_interp =
+        std::any_of(g.shape.image.imports.begin(), g.shape.image.imports.end(),
+                    [](const auto& imp) { return imp.name == "do_start_interp"; });
     CHECK(imports_interp == (info.x86_blocks > 0));
     // The header's radius sits between the largest vertex norm and the extents' norm.
     CHECK(g.shape.header.radius >= 10);
@@ -232,7 +240,8 @@ TEST_CASE("fa generator: shapes have the corpus's structure") {
   CHECK(scales.size() >= 3);
   // Byte and u16 texcoords, byte centres and u16 indices all occur.
   auto any_layout = [&](uint8_t bit) {
-    return std::any_of(face_layouts.begin(), face_layouts.end(), [bit](uint8_t l) { return (l & bit) != 0; });
+    return std::any_of(face_layouts.begin(), face_layouts.end(),
+                       [bit](uint8_t l) { return (l & bit) != 0; });
   };
   CHECK(any_layout(fa::kLayoutShortIndices));
   CHECK(any_layout(fa::kLayoutByteCenter));
@@ -267,7 +276,6 @@ TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite w
   CHECK(run_cli("gen fa --count 3").exit_code == 2);
 }
 
-
 // Every ShortEOF but the last returns from a call, so each state of each shape (LOD level, frame,
 // damage, detail) runs to the top-level return; x86 is skipped until the sandbox runs it.
 TEST_CASE("fa generator: generated shapes run to a clean end in the interpreter") {
@@ -290,7 +298,8 @@ TEST_CASE("fa generator: generated shapes run to a clean end in the interpreter"
             sink.ops = false;
             const fa::RunResult r = interp.run(state, sink);
             ++runs;
-            INFO("lod " << lod << " frame " << frame << " destroyed " << destroyed << " detail " << detail);
+            INFO("lod " << lod << " frame " << frame << " destroyed " << destroyed << " detail "
+                        << detail);
             INFO(r.reason);
             CHECK(r.clean);
             CHECK(r.reason == "ShortEOF at top level");

@@ -51,8 +51,10 @@ TEST_CASE("golden frames: examples render pixel-identical to the checked-in PNGs
   const raster::Palette palette = raster::default_palette();
   for (const auto& c : cases()) {
     INFO(c.golden);
-    fa::Shape shape = tools::load_fa_shape(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + c.example + ".SH");
-    tools::FaFrame frame = tools::render_fa_frame(shape, tools::fa_run_state(c.options, 480), 640, 480, 0, nullptr);
+    fa::Shape shape =
+        tools::load_fa_shape(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + c.example + ".SH");
+    tools::FaFrame frame =
+        tools::render_fa_frame(shape, tools::fa_run_state(c.options, 480), 640, 480, 0, nullptr);
     CHECK(frame.result.clean);
     CHECK(frame.faces_filled > 0);
     const auto path = dir / (std::string(c.golden) + ".png");
@@ -67,9 +69,11 @@ TEST_CASE("golden frames: examples render pixel-identical to the checked-in PNGs
   }
 }
 
-TEST_CASE("golden frames: the state changes the frame (frames, LOD, damage differ from the default)") {
+TEST_CASE(
+    "golden frames: the state changes the frame (frames, LOD, damage differ from the default)") {
   auto render = [](const char* example, const tools::RunOptions& o) {
-    fa::Shape shape = tools::load_fa_shape(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + example + ".SH");
+    fa::Shape shape =
+        tools::load_fa_shape(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + example + ".SH");
     return tools::render_fa_frame(shape, tools::fa_run_state(o, 480), 640, 480, 0, nullptr).frame;
   };
   tools::RunOptions base;

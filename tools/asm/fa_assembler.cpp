@@ -22,8 +22,8 @@ namespace {
 struct Statement {
   int line = 0;
   std::string mnemonic;
-  std::vector<std::string> positional;      // bare tokens, in order
-  std::map<std::string, std::string> keys;  // key=value tokens
+  std::vector<std::string> positional;           // bare tokens, in order
+  std::map<std::string, std::string> keys;       // key=value tokens
   std::vector<std::array<int16_t, 3>> vertices;  // VertexBuffer's `v` lines
   uint32_t offset = 0;
   uint32_t size = 0;
@@ -111,7 +111,8 @@ class Assembler {
       pos = nl + 1;
       if (line.empty()) continue;
       // "name:" defines a label (optionally followed by a statement).
-      if (auto colon = line.find(':'); colon != std::string::npos && is_label_name(line.substr(0, colon)) &&
+      if (auto colon = line.find(':'); colon != std::string::npos &&
+                                       is_label_name(line.substr(0, colon)) &&
                                        line.find('"') > colon && line.find('=') > colon) {
         pending_labels_.push_back({line.substr(0, colon), line_no});
         line = strip_comment(line.substr(colon + 1));
@@ -119,7 +120,8 @@ class Assembler {
       }
       auto tokens = tokenize(line, line_no);
       if (tokens[0] == "v") {
-        if (statements_.empty() || statements_.back().mnemonic != "VertexBuffer" || !pending_labels_.empty())
+        if (statements_.empty() || statements_.back().mnemonic != "VertexBuffer" ||
+            !pending_labels_.empty())
           fail(line_no, "a `v x, y, z` line must follow a VertexBuffer");
         std::string rest = line.substr(1);
         auto nums = split_numbers(rest, line_no);
@@ -152,7 +154,8 @@ class Assembler {
         imports_.push_back(st.positional[0]);
         continue;
       }
-      for (auto& [name, at] : pending_labels_) label_lines_.push_back({name, at, statements_.size()});
+      for (auto& [name, at] : pending_labels_)
+        label_lines_.push_back({name, at, statements_.size()});
       pending_labels_.clear();
       statements_.push_back(std::move(st));
     }
@@ -239,8 +242,8 @@ class Assembler {
   }
 
   std::string string_arg(const Statement& st) const {
-    if (st.positional.size() != 1 || st.positional[0].size() < 2 || st.positional[0].front() != '"' ||
-        st.positional[0].back() != '"')
+    if (st.positional.size() != 1 || st.positional[0].size() < 2 ||
+        st.positional[0].front() != '"' || st.positional[0].back() != '"')
       fail(st.line, st.mnemonic + " expects one quoted string");
     std::string_view s(st.positional[0]);
     s = s.substr(1, s.size() - 2);
@@ -387,7 +390,8 @@ class Assembler {
   }
 
   int64_t target(const Statement& st, const std::string& token) const {
-    if (token.size() < 2 || token[0] != '@') fail(st.line, fmt::format("expected a @label target, found '{}'", token));
+    if (token.size() < 2 || token[0] != '@')
+      fail(st.line, fmt::format("expected a @label target, found '{}'", token));
     return resolve(token.substr(1), st.line, false);
   }
 
@@ -447,7 +451,8 @@ class Assembler {
         rel32(st, t, at + 6);
       }
     } else if (auto tail = st.keys.find("tail"); tail != st.keys.end()) {
-      for (size_t i = 0; i < tail->second.size(); i += 2) put8(number("0x" + tail->second.substr(i, 2), st.line));
+      for (size_t i = 0; i < tail->second.size(); i += 2)
+        put8(number("0x" + tail->second.substr(i, 2), st.line));
     }
   }
 
@@ -464,7 +469,8 @@ class Assembler {
       out.push_back(static_cast<uint8_t>((v >> 8) & 0xFF));
     };
     const bool has_normal = content & fa::kFaceHaveNormal;
-    if (has_normal != (st.keys.count("normal") == 1) || has_normal != (st.keys.count("center") == 1))
+    if (has_normal != (st.keys.count("normal") == 1) ||
+        has_normal != (st.keys.count("center") == 1))
       fail(st.line, "normal= and center= are present exactly when content has 0x40");
     if (has_normal) {
       for (auto v : list(st, "normal", 3)) push16(checked<int16_t>(v, st.line, "normal"));
@@ -486,7 +492,8 @@ class Assembler {
       }
     }
     const bool has_uv = content & fa::kFaceHaveTexcoords;
-    if (has_uv != (st.keys.count("uv") == 1)) fail(st.line, "uv= is present exactly when content has 0x04");
+    if (has_uv != (st.keys.count("uv") == 1))
+      fail(st.line, "uv= is present exactly when content has 0x04");
     if (has_uv) {
       auto uv = list(st, "uv", 0);
       if (uv.size() != 2 * idx.size()) fail(st.line, "uv= needs one s,t pair per corner");
@@ -536,14 +543,29 @@ class Assembler {
     const fa::OpcodeInfo& info = *opcode_for(m);
     opcode(st, info);
     switch (info.op) {
-      case 0x00: case 0x01: case 0x1E: case 0xF0:
+      case 0x00:
+      case 0x01:
+      case 0x1E:
+      case 0xF0:
         return;
-      case 0x48: rel16(st, only_target(st), off + 4); return;
-      case 0x38: rel16(st, only_target(st), off + 3); return;
-      case 0x50: rel32(st, only_target(st), off + 6); return;
-      case 0x12: rel16(st, only_target(st), off + 4); return;
-      case 0x6E: rel32(st, only_target(st), off + 6); return;
-      case 0xAC: rel16(st, only_target(st), off + 4); return;
+      case 0x48:
+        rel16(st, only_target(st), off + 4);
+        return;
+      case 0x38:
+        rel16(st, only_target(st), off + 3);
+        return;
+      case 0x50:
+        rel32(st, only_target(st), off + 6);
+        return;
+      case 0x12:
+        rel16(st, only_target(st), off + 4);
+        return;
+      case 0x6E:
+        rel32(st, only_target(st), off + 6);
+        return;
+      case 0xAC:
+        rel16(st, only_target(st), off + 4);
+        return;
       case 0xA6:
         rel16(st, only_target(st), off + 6);
         put16(checked<uint16_t>(key_number(st, "threshold"), st.line, "threshold"));
@@ -580,8 +602,8 @@ class Assembler {
         return;
       }
       case 0xE0:
-        put16(checked<uint16_t>(st.positional.size() == 1 ? number(st.positional[0], st.line) : -1, st.line,
-                                "texture index"));
+        put16(checked<uint16_t>(st.positional.size() == 1 ? number(st.positional[0], st.line) : -1,
+                                st.line, "texture index"));
         return;
       case 0xF6: {
         put16(checked<uint16_t>(key_number(st, "index"), st.line, "index"));
@@ -605,7 +627,8 @@ class Assembler {
         put16(checked<uint16_t>(key_number(st, "cmp"), st.line, "cmp"));
         rel16(st, key_target(st, "continue"), off + 8);
         rel16(st, key_target(st, "call"), off + 10);
-        if (!st.keys.count("then")) fail(st.line, "OrderField needs then=ShortJump|Jump|LongJump:@label");
+        if (!st.keys.count("then"))
+          fail(st.line, "OrderField needs then=ShortJump|Jump|LongJump:@label");
         embedded(st, off + 10);
         return;
       case 0x06:
@@ -613,7 +636,8 @@ class Assembler {
       case 0x0E:
       case 0x10: {
         const bool full = info.op == 0x06;
-        for (auto v : list(st, "plane", full ? 6 : 4)) put16(checked<int16_t>(v, st.line, "plane word"));
+        for (auto v : list(st, "plane", full ? 6 : 4))
+          put16(checked<int16_t>(v, st.line, "plane word"));
         put16(2 + tail_size(st));
         const uint32_t rel_at = full ? 16 : 12;
         rel16(st, key_target(st, "call"), off + rel_at + 2);
@@ -662,8 +686,8 @@ class Assembler {
       const size_t before = code_.size();
       encode_statement(st);
       if (st.mnemonic != ".stub" && code_.size() - before != st.size)
-        fail(st.line, fmt::format("internal: {} encoded {} bytes, expected {}", st.mnemonic, code_.size() - before,
-                                  st.size));
+        fail(st.line, fmt::format("internal: {} encoded {} bytes, expected {}", st.mnemonic,
+                                  code_.size() - before, st.size));
     }
   }
 
