@@ -148,4 +148,31 @@ void TraceWriter::on_end(const EndEvent& e) {
   flush();
 }
 
+void TraceWriter::on_x86(const X86Event& e) {
+  auto it = std::back_inserter(buf_);
+  if (e.enter) {
+    fmt::format_to(it, R"({{"ev":"x86_enter","eng":"{}","off":{},"payload":{}}})", e.engine, e.offset, e.offset + 2);
+  } else {
+    fmt::format_to(it, R"({{"ev":"x86_exit","eng":"{}","off":{})", e.engine, e.offset);
+    if (e.counted) fmt::format_to(it, R"(,"instructions":{})", e.instructions);
+    if (e.resumed) fmt::format_to(it, R"(,"resume":{})", e.resume);
+    fmt::format_to(it, R"(,"reason":{}}})", json_quote(e.reason));
+  }
+  line();
+}
+
+void TraceWriter::on_x86_instruction(const X86InstructionEvent& e) {
+  auto it = std::back_inserter(buf_);
+  fmt::format_to(it, R"({{"ev":"x86_insn","eng":"{}","addr":{},"bytes":")", e.engine, e.address);
+  for (uint8_t b : e.bytes) fmt::format_to(it, "{:02x}", b);
+  fmt::format_to(it, R"(","text":{}}})", json_quote(e.text));
+  line();
+}
+
+void TraceWriter::on_import_read(const ImportReadEvent& e) {
+  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"import_read","eng":"{}","name":{},"size":{},"value":{}}})",
+                 e.engine, json_quote(e.name), e.size, e.value);
+  line();
+}
+
 }  // namespace shapevm::harness

@@ -20,6 +20,8 @@ struct RunOptions {
   uint32_t effects = 0;
   std::vector<std::string> sets;
   std::string camera;
+  bool no_x86 = false;
+  bool x86_trace = false;
   uint64_t step_limit = fa::assumed::kDefaultStepLimit;
   uint32_t call_depth_limit = fa::assumed::kDefaultCallDepthLimit;
 };

@@ -105,6 +105,34 @@ struct EndEvent {
   uint64_t faces = 0;
 };
 
+// Embedded native code: entered, left (resumed or stopped), and optionally each instruction and
+// each read of an import's storage.
+struct X86Event {
+  std::string_view engine;
+  uint32_t offset = 0;         // the X86Code instruction
+  bool enter = true;           // false: the exit
+  uint64_t instructions = 0;   // executed (exit; 0 when not counted)
+  bool counted = false;        // instructions is exact (counting needs the per-instruction trace)
+  bool resumed = false;        // exit: the bytecode resumes at `resume`
+  uint32_t resume = 0;
+  std::string reason;          // exit: how it ended
+};
+
+struct X86InstructionEvent {
+  std::string_view engine;
+  uint32_t address = 0;
+  std::span<const uint8_t> bytes;
+  std::string text;  // Capstone
+};
+
+struct ImportReadEvent {
+  std::string_view engine;
+  std::string_view name;
+  uint32_t address = 0;
+  int size = 0;
+  int64_t value = 0;
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -118,6 +146,9 @@ class EventSink {
   virtual void on_face(const FaceEvent&) {}
   virtual void on_diagnostic(const DiagnosticEvent&) {}
   virtual void on_end(const EndEvent&) {}
+  virtual void on_x86(const X86Event&) {}
+  virtual void on_x86_instruction(const X86InstructionEvent&) {}
+  virtual void on_import_read(const ImportReadEvent&) {}
 };
 
 // Fans one stream out to several sinks, in order.
@@ -152,6 +183,15 @@ class MultiSink : public EventSink {
   }
   void on_end(const EndEvent& e) override {
     for (auto* s : sinks_) s->on_end(e);
+  }
+  void on_x86(const X86Event& e) override {
+    for (auto* s : sinks_) s->on_x86(e);
+  }
+  void on_x86_instruction(const X86InstructionEvent& e) override {
+    for (auto* s : sinks_) s->on_x86_instruction(e);
+  }
+  void on_import_read(const ImportReadEvent& e) override {
+    for (auto* s : sinks_) s->on_import_read(e);
   }
 
  private:

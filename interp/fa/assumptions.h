@@ -34,9 +34,8 @@ inline constexpr uint16_t kDefaultDetail = 0xFFFF;
 // 0x10 x/y).
 inline constexpr bool kOrderFieldNaturalWhenEqual = true;
 
-// Until the x86 sandbox lands, X86Code (0xF0) is not executed: execution continues at the end of
-// the x86 region as the static walker bounds it (the next relocation anchor) and the trace says so.
-inline constexpr bool kSkipX86Statically = true;
+// With --no-x86, X86Code (0xF0) is not executed: execution continues at the end of the x86 region
+// as the static walker bounds it (the next relocation anchor) and the trace says so.
 
 // XformUnmask's operands (t0 t1 t2 a0 a1 a2 rel) are partially traced: the translation t is
 // added to the object's position (in shape units) for the called chain; the angles are reported

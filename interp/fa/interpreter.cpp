@@ -145,9 +145,10 @@ struct Frame {
 }  // namespace
 
 struct Interpreter::Machine {
-  Machine(Interpreter& in, const RunState& st, EventSink& s)
+  Machine(Interpreter& in, const RunState& st, EventSink& s, X86Runner* x86_runner)
       : interp(in),
-        code(in.shape_.code().data()),
+        code(x86_runner ? x86_runner->code() : in.shape_.code().data()),
+        x86(x86_runner),
         code_size(static_cast<uint32_t>(in.shape_.code().size())),
         state(st),
         sink(s),
@@ -165,7 +166,8 @@ struct Interpreter::Machine {
   }
 
   Interpreter& interp;
-  const uint8_t* code;
+  const uint8_t* code;  // shared with the x86 sandbox when it runs
+  X86Runner* x86;
   uint32_t code_size;
   const RunState& state;
   EventSink& sink;
@@ -521,13 +523,30 @@ struct Interpreter::Machine {
   }
 
   bool h_X86Code(uint32_t off) {
-    // Not executed yet (assumptions.h): continue where the static walker ends the x86 region.
-    auto it = interp.x86_ends_.find(off);
-    const uint32_t resume = it != interp.x86_ends_.end() ? it->second : off + 2;
-    warn(off,
-         fmt::format("x86 at 0x{:x} not executed (no sandbox yet): skipped statically to 0x{:x}",
-                     off + 2, resume));
-    return branch(off, BranchKind::kX86Skip, true, resume, off + 2, 0, 0);
+    if (x86 == nullptr) {
+      // --no-x86: continue where the static walker ends the x86 region (assumptions.h).
+      auto it = interp.x86_ends_.find(off);
+      const uint32_t resume = it != interp.x86_ends_.end() ? it->second : off + 2;
+      warn(off, fmt::format("x86 at 0x{:x} not executed (--no-x86): skipped statically to 0x{:x}", off + 2, resume));
+      return branch(off, BranchKind::kX86Skip, true, resume, off + 2, 0, 0);
+    }
+    X86Event enter;
+    enter.engine = kEngine;
+    enter.offset = off;
+    sink.on_x86(enter);
+    const X86BlockResult r = x86->run_block(off);
+    X86Event exit;
+    exit.engine = kEngine;
+    exit.offset = off;
+    exit.enter = false;
+    exit.instructions = r.instructions;
+    exit.counted = r.counted;
+    exit.resumed = r.resumed;
+    exit.resume = r.resume_offset;
+    exit.reason = r.reason;
+    sink.on_x86(exit);
+    if (!r.resumed) return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason));
+    return go(off, r.resume_offset);
   }
 
   bool h_Skip(uint32_t off) {
@@ -675,7 +694,17 @@ int64_t Interpreter::synthetic_projected_size(uint32_t level) const {
 }
 
 RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch dispatch) {
-  Machine m(*this, state, sink);
+  X86Runner* runner = nullptr;
+  if (state.run_x86 && !x86_ends_.empty()) {
+    // One sandbox per interpreter, reused by every run (Unicorn engines are costly to open).
+    if (!x86_ || x86_trace_ != state.x86_trace) {
+      x86_ = std::make_unique<X86Runner>(shape_, state.x86_trace);
+      x86_trace_ = state.x86_trace;
+    }
+    runner = x86_.get();
+    runner->begin_run(state, &sink);
+  }
+  Machine m(*this, state, sink, runner);
   if (dispatch == Dispatch::kThreaded) {
     m.run_threaded();
   } else {

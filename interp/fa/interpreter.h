@@ -16,6 +16,7 @@
 #include "interp/fa/run_state.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
+#include "interp/fa/x86_runner.h"
 
 namespace shapevm::fa {
 
@@ -52,6 +53,8 @@ class Interpreter {
   std::vector<uint16_t> lod_thresholds_;
   std::map<uint32_t, uint32_t> x86_ends_;  // X86Code offset -> end of its x86 region
   std::vector<Slot> pool_;                 // the vertex pool, reused by every run
+  std::unique_ptr<X86Runner> x86_;         // created by the first run that executes x86
+  bool x86_trace_ = false;
   uint32_t epoch_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "interp/common/byte_reader.h"
+#include "interp/fa/articulation.h"
 #include "x86/disassembler.h"
 
 namespace shapevm::fa {
@@ -78,6 +79,10 @@ class ListingBuilder {
   Listing build() {
     collect_relocations();
     collect_targets();
+    for (const auto& b : analyze_articulations(shape_, walk_).blocks) {
+      std::string note = describe_block(b);
+      if (!note.empty()) x86_notes_[b.offset] = std::move(note);
+    }
     segment();
     assign_labels();
     Listing listing;
@@ -458,6 +463,7 @@ class ListingBuilder {
         return m;
       case 0xF0:
         detail = "enter x86 (push esi; ret) at 0x" + fmt::format("{:04x}", off + 2);
+        if (auto it = x86_notes_.find(off); it != x86_notes_.end()) detail += " | " + it->second;
         return m;
       case 0x48:
       case 0x38:
@@ -654,6 +660,7 @@ class ListingBuilder {
   std::map<uint32_t, RelocRef> relocs_;
   bool stub_relocs_ = false;
   std::set<uint32_t> targets_;
+  std::map<uint32_t, std::string> x86_notes_;  // X86Code offset -> articulation summary
   std::vector<Segment> segments_;
   std::set<uint32_t> line_starts_;
   std::map<uint32_t, std::string> labels_;

@@ -30,6 +30,9 @@ struct RunState {
   std::array<uint8_t, 0x100> object_record{};
   // Values for imports (x86 inputs such as _PLgearDown), kept for the sandbox.
   std::map<std::string, int64_t> imports;
+  // Embedded x86: run it in the sandbox (default), or step over it statically (--no-x86).
+  bool run_x86 = true;
+  bool x86_trace = false;  // every x86 instruction and import read as events (slower)
   uint64_t step_limit = assumed::kDefaultStepLimit;
   uint32_t call_depth_limit = assumed::kDefaultCallDepthLimit;
 

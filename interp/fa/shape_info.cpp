@@ -80,6 +80,7 @@ ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk) {
     }
   }
   info.obj_end = obj_end_reports(shape, walk);
+  info.articulations = analyze_articulations(shape, walk);
   return info;
 }
 
@@ -115,6 +116,13 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
                       {"absolute_on_end_object", r.absolute_on_end_object},
                       {"relative_on_end_object", r.relative_on_end_object},
                       {"verdict", reading_verdict(r)}});
+  json articulations = json::object();
+  for (const auto& [input, values] : info.articulations.inputs) {
+    json cases = json::array();
+    for (const auto* c : info.articulations.cases_of(input))
+      cases.push_back({{"value", c->value}, {"substreams", c->substreams}});
+    articulations[input] = cases;
+  }
   json diags = json::array();
   for (const auto& d : walk.diagnostics)
     diags.push_back({{"level", d.level == WalkDiagnostic::Level::kError ? "error" : "warning"},
@@ -163,6 +171,7 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
       {"imports", imports},
       {"trampolines", trampolines},
       {"ptr_to_obj_end", objend},
+      {"articulations", articulations},
       {"diagnostics", diags},
   };
 }
@@ -213,6 +222,19 @@ std::string shape_info_text(const Shape& shape, const WalkResult& walk, const Sh
     line("PtrToObjEnd",
          fmt::format("at 0x{:04x}: absolute 0x{:04x}, relative 0x{:04x}: {}", r.f2_offset,
                      r.absolute_target, r.relative_target, reading_verdict(r)));
+  }
+  for (const auto& [input, values] : info.articulations.inputs) {
+    std::vector<std::string> cases;
+    for (const auto* c : info.articulations.cases_of(input)) {
+      std::vector<std::string> subs;
+      for (uint32_t s : c->substreams) subs.push_back(fmt::format("0x{:04x}", s));
+      cases.push_back(fmt::format(
+          "{} (selects {})", c->value,
+          subs.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(subs, ", "))));
+    }
+    line("articulation", cases.empty()
+                             ? input + ": read, never compared"
+                             : fmt::format("{}: values {}", input, fmt::join(cases, ", ")));
   }
   for (const auto& d : walk.diagnostics) {
     line(d.level == WalkDiagnostic::Level::kError ? "error" : "warning",

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/fa/articulation.h"
 #include "interp/fa/walker.h"
 
 namespace shapevm::fa {
@@ -35,6 +36,7 @@ struct ShapeInfo {
   uint32_t x86_blocks = 0;
   uint32_t x86_bytes = 0;
   std::vector<ObjEndReport> obj_end;
+  ArticulationAnalysis articulations;  // the x86 selectors' inputs and cases (articulation.h)
 };
 
 ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk);

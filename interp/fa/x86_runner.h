@@ -1,0 +1,65 @@
+// Runs FA's embedded x86 blocks (opcode 0xF0) in the sandbox, the way do_start_asm entered them:
+// `push esi; ret` with ESI = the payload just past F0 00 (seed 000, FA-18). The image is mapped
+// at its preferred base (ImageBase + CODE VA) in a buffer shared with the interpreter, so x86
+// stores into bytecode operands are what the interpreter reads next.
+//
+// Imports (facts/fa-x86.md §5, strategy B): every relocated operand that names a DATA trampoline
+// is rewritten to that import's slot in a globals region, filled from the run state before each
+// run; every one that names a FUNCTION trampoline is rewritten to an exit address on a page of
+// HLT, so `push resume; push stub; ret` lands on HLT and the host handles the call:
+// do_start_interp resumes the bytecode at the pushed address, _ErrorExit reports its message,
+// the other known functions return their configured EAX.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/common/events.h"
+#include "interp/fa/run_state.h"
+#include "interp/fa/shape.h"
+
+namespace shapevm::fa {
+
+// Guest memory layout (all page aligned; the image sits at its own preferred base below these).
+inline constexpr uint32_t kX86GlobalsBase = 0x00800000;
+inline constexpr uint32_t kX86GlobalSlotSize = 0x100;  // each data import; `_v` needs 0x100 bytes
+inline constexpr uint32_t kX86StackBase = 0x00900000;
+inline constexpr uint32_t kX86StackSize = 0x10000;
+inline constexpr uint32_t kX86ExitBase = 0x00A00000;
+inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase + 0xF00;  // a block that just returns
+inline constexpr uint64_t kX86BlockBudget = 100'000;                   // instructions per block
+inline constexpr int kX86MaxHostCalls = 64;                            // function imports per block
+
+struct X86BlockResult {
+  bool resumed = false;
+  uint32_t resume_offset = 0;  // CODE offset where the bytecode continues
+  uint64_t instructions = 0;   // counted only when tracing
+  bool counted = false;
+  std::string reason;          // "do_start_interp", or why it stopped (with address and disassembly)
+};
+
+class X86Runner {
+ public:
+  // Throws InputError if the image cannot be laid out (CODE base not page aligned, overlap).
+  X86Runner(const Shape& shape, bool trace);
+  ~X86Runner();
+
+  // Restores CODE to the file's bytes (with the import rewrites) and fills the import slots from
+  // `state`. Call before each run: frames are repeatable.
+  void begin_run(const RunState& state, EventSink* sink);
+  // The CODE bytes as the interpreter must read them (shared with the guest).
+  const uint8_t* code() const;
+  X86BlockResult run_block(uint32_t x86code_offset);
+
+  // The data value an import has before a run when the state does not set it (facts §4).
+  static int64_t default_import_value(const std::string& name, const RunState& state);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace shapevm::fa

@@ -1,0 +1,195 @@
+// Embedded x86 in the Unicorn sandbox: the facts' idioms resume where the input says, and
+// hostile blocks stop cleanly with the right diagnostic while the host (and the engine) survive.
+// FA-18 (entry: push esi; ret), FA-19 (trampolines, do_start_interp re-entry).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "interp/fa/interpreter.h"
+#include "tests/fa/recording_sink.h"
+#include "tests/fa/shape_text.h"
+
+using namespace shapevm;
+using namespace shapevm::fa;
+using shapevm::testing::build_shape;
+using shapevm::testing::RecordingSink;
+using shapevm::testing::with_header;
+
+namespace {
+
+const char* kImports =
+    ".import _PLgearDown\n.import _lowMemory\n.import @HARDNumLoaded@8\n.import _ErrorExit\n.import "
+    "do_start_interp\n";
+const char* kStubs =
+    ".stub _PLgearDown\n.stub _lowMemory\n.stub @HARDNumLoaded@8\n.stub _ErrorExit\n.stub do_start_interp\n";
+
+// A shape whose only x86 block is `x86` (lines of the assembler's x86 syntax), with three faces of
+// colours 1 (label arm1), 2 (arm2) and 9 (after), each arm ending the object.
+std::string shape_with_block(const std::string& x86) {
+  return with_header(std::string(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+    X86Code
+)") + x86 + R"(
+arm1:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    ShortEOF
+arm2:
+    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
+    ShortEOF
+after:
+    Face content=0 layout=0 color=9 shadow=0 idx=0,1,2
+    ShortEOF
+    EndObject
+)" + kStubs,
+                     kImports);
+}
+
+struct Run {
+  RecordingSink sink;
+  RunResult result;
+};
+
+Run run(Interpreter& interp, const RunState& state) {
+  Run r;
+  r.result = interp.run(state, r.sink);
+  return r;
+}
+
+Run run_text(const std::string& text, const RunState& state = {}) {
+  static std::vector<std::unique_ptr<testing::BuiltShape>> keep;  // shapes outlive interpreters
+  keep.push_back(std::make_unique<testing::BuiltShape>(build_shape(text)));
+  Interpreter interp(keep.back()->shape);
+  return run(interp, state);
+}
+
+RunState with(const std::string& assignment) {
+  RunState s;
+  apply_set(s, assignment);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("FA-18/FA-19: the gear guard idiom re-enters at the arm the input selects") {
+  // cmp word [_PLgearDown], 1; jne +11 (over one re-entry); re-entry arm1; re-entry arm2
+  const std::string text = shape_with_block(R"(
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3)");
+  CHECK(run_text(text, with("_PLgearDown=1")).sink.face_colors == std::vector<uint8_t>{1});
+  CHECK(run_text(text, with("_PLgearDown=0")).sink.face_colors == std::vector<uint8_t>{2});
+  CHECK(run_text(text, with("_PLgearDown=4")).sink.face_colors == std::vector<uint8_t>{2});
+}
+
+TEST_CASE("FA-19: a byte compare of _lowMemory and a fastcall import's EAX pick the arm") {
+  const std::string low = shape_with_block(R"(
+    x86 80 3d {_lowMemory} 00
+    x86 74 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3)");
+  CHECK(run_text(low).sink.face_colors == std::vector<uint8_t>{2});
+  CHECK(run_text(low, with("_lowMemory=1")).sink.face_colors == std::vector<uint8_t>{1});
+  // push cont; push @HARDNumLoaded@8; ret -> the host returns EAX at cont; cmp eax, 2; jne +11
+  const std::string call = shape_with_block(R"(
+    x86 68 {cont} 68 {@HARDNumLoaded@8} c3
+cont:
+    x86 83 f8 02
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3)");
+  CHECK(run_text(call, with("@HARDNumLoaded@8=2")).sink.face_colors == std::vector<uint8_t>{1});
+  CHECK(run_text(call).sink.face_colors == std::vector<uint8_t>{2});  // default 1
+}
+
+TEST_CASE("FA-19: _ErrorExit reports its message and stops the shape") {
+  auto r = run_text(shape_with_block(R"(
+    x86 68 {msg} 68 {_ErrorExit} c3
+msg:
+    .db 42 61 64 20 76 61 6c 75 65 00
+    x86 68 {after} 68 {do_start_interp} c3)"));
+  CHECK_FALSE(r.result.clean);
+  REQUIRE(!r.sink.diagnostics.empty());
+  CHECK(r.sink.diagnostics.back().find("_ErrorExit: \"Bad value\"") != std::string::npos);
+}
+
+TEST_CASE("sandbox: hostile blocks stop cleanly with the right diagnostic") {
+  struct Hostile {
+    const char* name;
+    const char* x86;
+    const char* expected;
+  };
+  const Hostile cases[] = {
+      {"infinite loop", "x86 eb fe", "budget"},
+      {"wild read", "x86 a1 00 00 00 40", "unmapped address 0x40000000"},
+      {"write outside the image", "x86 c7 05 00 00 00 50 01 00 00 00", "unmapped address 0x50000000"},
+      {"int3", "x86 cc", "interrupt 3"},
+      {"ud2", "x86 0f 0b", "invalid instruction"},
+      {"divide by zero", "x86 31 c9 f7 f1", "interrupt 0"},
+      {"hlt", "x86 f4", "hlt at"},
+      {"port I/O", "x86 ec", "port I/O"},
+      {"never re-enters", "x86 c3", "without re-entering"},
+      {"calls a data import", "x86 68 {after} 68 {_PLgearDown} c3", "protected access"},
+      {"write to the exit page", "x86 c7 05 00 00 a0 00 01 00 00 00", "protected access"},
+  };
+  for (const auto& h : cases) {
+    INFO(h.name);
+    auto r = run_text(shape_with_block(std::string("    ") + h.x86 + "\n    x86 68 {after} 68 {do_start_interp} c3"));
+    CHECK_FALSE(r.result.clean);
+    REQUIRE(!r.sink.diagnostics.empty());
+    CHECK(r.sink.diagnostics.back().find(h.expected) != std::string::npos);
+    CHECK(r.sink.face_colors.empty());
+  }
+}
+
+TEST_CASE("sandbox: after a hostile run the same engine runs the next state correctly") {
+  // _PLgearDown == 1 re-enters at arm1; anything else spins forever.
+  auto b = build_shape(shape_with_block(R"(
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 eb fe)"));
+  Interpreter interp(b.shape);
+  for (int round = 0; round < 3; ++round) {
+    auto bad = run(interp, with("_PLgearDown=0"));
+    CHECK_FALSE(bad.result.clean);
+    auto good = run(interp, with("_PLgearDown=1"));
+    CHECK(good.result.clean);
+    CHECK(good.sink.face_colors == std::vector<uint8_t>{1});
+  }
+}
+
+TEST_CASE("sandbox: x86 stores into bytecode operands are what the interpreter reads; runs restore them") {
+  // mov byte [face_color], 7 then re-enter: the Face's colour byte is patched by the x86.
+  auto b = build_shape(shape_with_block(R"(
+    x86 c6 05 {arm1+3} 07
+    x86 68 {arm1} 68 {do_start_interp} c3)"));
+  Interpreter interp(b.shape);
+  CHECK(run(interp, {}).sink.face_colors == std::vector<uint8_t>{7});
+  RunState skip;
+  skip.run_x86 = false;  // the statically skipped run sees the file's bytes again
+  auto s = run(interp, skip);
+  CHECK(std::find(s.sink.face_colors.begin(), s.sink.face_colors.end(), uint8_t{7}) == s.sink.face_colors.end());
+}
+
+TEST_CASE("the jet example's gear is x86-selected: _PLgearDown=0 and =1 draw differently") {
+  auto b = build_shape([] {
+    std::ifstream in(SHAPEVM_SOURCE_DIR "/examples/fa/jet.fas");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }());
+  Interpreter interp(b.shape);
+  RunState up = with("_PLgearDown=0"), down = with("_PLgearDown=1");
+  up.lod = down.lod = 0;
+  auto u = run(interp, up);
+  auto d = run(interp, down);
+  CHECK(u.result.clean);
+  CHECK(d.result.clean);
+  CHECK(d.sink.face_colors.size() == u.sink.face_colors.size() + 2);
+}
