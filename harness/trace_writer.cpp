@@ -3,26 +3,6 @@
 namespace shapevm::harness {
 
 namespace {
-const char* branch_name(BranchKind kind) {
-  switch (kind) {
-    case BranchKind::kJump:
-      return "jump";
-    case BranchKind::kFrame:
-      return "frame";
-    case BranchKind::kLod:
-      return "lod";
-    case BranchKind::kDetail:
-      return "detail";
-    case BranchKind::kDamage:
-      return "damage";
-    case BranchKind::kSelector:
-      return "selector";
-    case BranchKind::kX86Skip:
-      return "x86-skip";
-  }
-  return "?";
-}
-
 const char* level_name(DiagnosticLevel level) {
   switch (level) {
     case DiagnosticLevel::kInfo:
@@ -86,7 +66,7 @@ void TraceWriter::on_branch(const BranchEvent& e) {
   fmt::format_to(
       std::back_inserter(buf_),
       R"({{"ev":"branch","eng":"{}","off":{},"kind":"{}","taken":{},"to":{},"value":{},"limit":{}}})",
-      e.engine, e.offset, branch_name(e.kind), e.taken, e.target, e.value, e.limit);
+      e.engine, e.offset, branch_kind_name(e.kind), e.taken, e.target, e.value, e.limit);
   line();
 }
 

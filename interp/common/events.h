@@ -28,6 +28,20 @@ struct OpEvent {
 
 enum class BranchKind : uint8_t { kJump, kFrame, kLod, kDetail, kDamage, kSelector, kX86Skip };
 
+// The trace's name for a branch kind.
+constexpr const char* branch_kind_name(BranchKind kind) {
+  switch (kind) {
+    case BranchKind::kJump: return "jump";
+    case BranchKind::kFrame: return "frame";
+    case BranchKind::kLod: return "lod";
+    case BranchKind::kDetail: return "detail";
+    case BranchKind::kDamage: return "damage";
+    case BranchKind::kSelector: return "selector";
+    case BranchKind::kX86Skip: return "x86-skip";
+  }
+  return "?";
+}
+
 struct BranchEvent {
   std::string_view engine;
   uint32_t offset = 0;

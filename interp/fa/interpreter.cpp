@@ -13,26 +13,6 @@
 
 namespace shapevm::fa {
 
-const char* branch_kind_name(BranchKind kind) {
-  switch (kind) {
-    case BranchKind::kJump:
-      return "jump";
-    case BranchKind::kFrame:
-      return "frame";
-    case BranchKind::kLod:
-      return "lod";
-    case BranchKind::kDetail:
-      return "detail";
-    case BranchKind::kDamage:
-      return "damage";
-    case BranchKind::kSelector:
-      return "selector";
-    case BranchKind::kX86Skip:
-      return "x86-skip";
-  }
-  return "?";
-}
-
 namespace {
 
 constexpr std::string_view kEngine = "fa";

@@ -58,7 +58,5 @@ class Interpreter {
   uint32_t epoch_ = 0;
 };
 
-// The trace names for branch kinds.
-const char* branch_kind_name(BranchKind kind);
 
 }  // namespace shapevm::fa
