@@ -80,6 +80,10 @@ constexpr int64_t floor_div(int64_t numerator, int64_t denominator) {
 // floor(a * b / c) for c > 0 without intermediate overflow (the product is formed in 128 bits).
 // The caller guarantees the result fits in int64 (it is always between two int64 endpoints here).
 inline int64_t mul_div_floor(int64_t a, int64_t b, int64_t c) {
+  // Fast path with the same result: most products fit in 64 bits, and a 64-bit division is several
+  // times cheaper than the 128-bit library call.
+  int64_t narrow = 0;
+  if (!__builtin_mul_overflow(a, b, &narrow)) return floor_div(narrow, c);
   __extension__ using Wide = __int128;
   Wide product = static_cast<Wide>(a) * b;
   Wide quotient = product / c;
