@@ -18,8 +18,10 @@ using namespace shapevm;
 
 namespace {
 
+// Counts faces, as a frame renderer would consume the run (no control-flow events).
 struct CountingSink : EventSink {
   uint64_t faces = 0;
+  bool wants_control() const override { return false; }
   void on_face(const FaceEvent&) override { ++faces; }
 };
 

@@ -28,6 +28,7 @@ class FrameRenderer : public EventSink {
  public:
   FrameRenderer(raster::Framebuffer& frame, FrameSettings settings, TextureLookup textures = {});
 
+  bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
 
   uint64_t faces_filled() const { return filled_; }

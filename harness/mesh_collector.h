@@ -22,6 +22,7 @@ class MeshCollector : public EventSink {
     uint8_t color = 0;
   };
 
+  bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
 
   const std::vector<std::array<int16_t, 3>>& vertices() const { return vertices_; }

@@ -31,13 +31,20 @@ enum class BranchKind : uint8_t { kJump, kFrame, kLod, kDetail, kDamage, kSelect
 // The trace's name for a branch kind.
 constexpr const char* branch_kind_name(BranchKind kind) {
   switch (kind) {
-    case BranchKind::kJump: return "jump";
-    case BranchKind::kFrame: return "frame";
-    case BranchKind::kLod: return "lod";
-    case BranchKind::kDetail: return "detail";
-    case BranchKind::kDamage: return "damage";
-    case BranchKind::kSelector: return "selector";
-    case BranchKind::kX86Skip: return "x86-skip";
+    case BranchKind::kJump:
+      return "jump";
+    case BranchKind::kFrame:
+      return "frame";
+    case BranchKind::kLod:
+      return "lod";
+    case BranchKind::kDetail:
+      return "detail";
+    case BranchKind::kDamage:
+      return "damage";
+    case BranchKind::kSelector:
+      return "selector";
+    case BranchKind::kX86Skip:
+      return "x86-skip";
   }
   return "?";
 }
@@ -123,13 +130,13 @@ struct EndEvent {
 // each read of an import's storage.
 struct X86Event {
   std::string_view engine;
-  uint32_t offset = 0;         // the X86Code instruction
-  bool enter = true;           // false: the exit
-  uint64_t instructions = 0;   // executed (exit; 0 when not counted)
-  bool counted = false;        // instructions is exact (counting needs the per-instruction trace)
-  bool resumed = false;        // exit: the bytecode resumes at `resume`
+  uint32_t offset = 0;        // the X86Code instruction
+  bool enter = true;          // false: the exit
+  uint64_t instructions = 0;  // executed (exit; 0 when not counted)
+  bool counted = false;       // instructions is exact (counting needs the per-instruction trace)
+  bool resumed = false;       // exit: the bytecode resumes at `resume`
   uint32_t resume = 0;
-  std::string reason;          // exit: how it ended
+  std::string reason;  // exit: how it ended
 };
 
 struct X86InstructionEvent {
@@ -152,6 +159,8 @@ class EventSink {
   virtual ~EventSink() = default;
   // Interpreters skip building per-opcode events for sinks that do not want them (the hot path).
   virtual bool wants_ops() const { return false; }
+  // Likewise for branch, call and return events (a frame renderer only needs faces).
+  virtual bool wants_control() const { return true; }
   virtual void on_op(const OpEvent&) {}
   virtual void on_branch(const BranchEvent&) {}
   virtual void on_call(const CallEvent&) {}
@@ -171,8 +180,10 @@ class MultiSink : public EventSink {
   void add(EventSink* sink) {
     sinks_.push_back(sink);
     wants_ops_ = wants_ops_ || sink->wants_ops();
+    wants_control_ = wants_control_ || sink->wants_control();
   }
   bool wants_ops() const override { return wants_ops_; }
+  bool wants_control() const override { return wants_control_; }
   void on_op(const OpEvent& e) override {
     for (auto* s : sinks_)
       if (s->wants_ops()) s->on_op(e);
@@ -211,6 +222,7 @@ class MultiSink : public EventSink {
  private:
   std::vector<EventSink*> sinks_;
   bool wants_ops_ = false;
+  bool wants_control_ = false;
 };
 
 }  // namespace shapevm

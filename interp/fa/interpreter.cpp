@@ -133,6 +133,7 @@ struct Interpreter::Machine {
         state(st),
         sink(s),
         want_ops(s.wants_ops()),
+        want_control(s.wants_control()),
         pool(in.pool_),
         epoch(++in.epoch_) {
     CameraSpec cam = st.camera;
@@ -152,6 +153,7 @@ struct Interpreter::Machine {
   const RunState& state;
   EventSink& sink;
   bool want_ops;
+  bool want_control;  // branch/call/return events are skipped for sinks that do not want them
   std::vector<Slot>& pool;
   uint32_t epoch;
   std::vector<FaceCorner> corners;
@@ -204,8 +206,9 @@ struct Interpreter::Machine {
   bool branch(uint32_t off, BranchKind kind, bool taken, int64_t target, uint32_t fallthrough,
               int64_t value, int64_t limit) {
     const int64_t next = taken ? target : fallthrough;
-    sink.on_branch({kEngine, off, kind, taken, static_cast<uint32_t>(std::max<int64_t>(next, 0)),
-                    value, limit});
+    if (want_control)
+      sink.on_branch({kEngine, off, kind, taken, static_cast<uint32_t>(std::max<int64_t>(next, 0)),
+                      value, limit});
     return go(off, next);
   }
 
@@ -215,7 +218,8 @@ struct Interpreter::Machine {
       return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit));
     stack.push_back({resume, rel});
     if (!go(off, target)) return false;
-    sink.on_call({kEngine, off, pos, resume, static_cast<uint32_t>(stack.size())});
+    if (want_control)
+      sink.on_call({kEngine, off, pos, resume, static_cast<uint32_t>(stack.size())});
     return true;
   }
 
@@ -261,7 +265,7 @@ struct Interpreter::Machine {
     stack.pop_back();
     rel = f.rel;
     pos = f.resume;
-    sink.on_return({kEngine, off, pos, static_cast<uint32_t>(stack.size())});
+    if (want_control) sink.on_return({kEngine, off, pos, static_cast<uint32_t>(stack.size())});
     return true;
   }
 
@@ -375,8 +379,9 @@ struct Interpreter::Machine {
     const int64_t second = natural ? b : a;
     if (second < 0 || second >= code_size)
       return fail(off, fmt::format("selector continues at 0x{:x}, outside CODE", second));
-    sink.on_branch({kEngine, off, BranchKind::kSelector, !natural,
-                    static_cast<uint32_t>(std::max<int64_t>(first, 0)), value, limit});
+    if (want_control)
+      sink.on_branch({kEngine, off, BranchKind::kSelector, !natural,
+                      static_cast<uint32_t>(std::max<int64_t>(first, 0)), value, limit});
     return call(off, first, static_cast<uint32_t>(second));
   }
 
@@ -507,7 +512,8 @@ struct Interpreter::Machine {
       // --no-x86: continue where the static walker ends the x86 region (assumptions.h).
       auto it = interp.x86_ends_.find(off);
       const uint32_t resume = it != interp.x86_ends_.end() ? it->second : off + 2;
-      warn(off, fmt::format("x86 at 0x{:x} not executed (--no-x86): skipped statically to 0x{:x}", off + 2, resume));
+      warn(off, fmt::format("x86 at 0x{:x} not executed (--no-x86): skipped statically to 0x{:x}",
+                            off + 2, resume));
       return branch(off, BranchKind::kX86Skip, true, resume, off + 2, 0, 0);
     }
     X86Event enter;
@@ -525,7 +531,8 @@ struct Interpreter::Machine {
     exit.resume = r.resume_offset;
     exit.reason = r.reason;
     sink.on_x86(exit);
-    if (!r.resumed) return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason));
+    if (!r.resumed)
+      return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason));
     return go(off, r.resume_offset);
   }
 
