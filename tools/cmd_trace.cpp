@@ -41,6 +41,8 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
     fa::Shape shape = load_fa_shape(o->file);
     fa::RunState state = fa_run_state(o->run, 480);
     fa::Interpreter interp(shape, o->walk);
+    // With -o the trace goes to a temporary file renamed into place only when the run finished,
+    // so a failed run never leaves a half-written trace under the requested name.
     std::FILE* out = stdout;
     std::string tmp;
     if (!o->output.empty()) {
@@ -49,11 +51,17 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
       if (!out) throw InputError(o->output, "cannot create the trace file");
     }
     fa::RunResult r;
-    {
+    try {
       harness::TraceWriter writer(out, !o->no_ops);
       writer.start("fa", shape.source(), run_state_json(state).dump());
       r = interp.run(state, writer,
                      o->switch_dispatch ? fa::Dispatch::kSwitch : fa::Dispatch::kThreaded);
+    } catch (...) {
+      if (out != stdout) {
+        std::fclose(out);
+        std::filesystem::remove(tmp);
+      }
+      throw;
     }
     if (out != stdout) {
       std::fclose(out);

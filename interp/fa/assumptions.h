@@ -38,9 +38,8 @@ inline constexpr bool kOrderFieldNaturalWhenEqual = true;
 // as the static walker bounds it (the next relocation anchor) and the trace says so.
 
 // XformUnmask's operands (t0 t1 t2 a0 a1 a2 rel) are partially traced: the translation t is
-// added to the object's position (in shape units) for the called chain; the angles are reported
-// but not applied.
-inline constexpr bool kXformAppliesRotation = false;
+// added to the object's position (in shape units) for the called chain (interpreter.cpp,
+// h_XformUnmask); the angles are shown by disasm but not applied.
 
 // The default camera for `--camera`: distance 3x the header radius, heading 150°, pitch 20°,
 // a vertical field of view whose focal length in pixels equals the frame height.
