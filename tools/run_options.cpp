@@ -29,8 +29,13 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
                   "distance,heading,pitch: shape units (0 = 3x the radius) and degrees");
   cmd->add_flag("--no-x86", o.no_x86,
                 "Do not run embedded x86: step over each block to the end of its region (static)");
-  cmd->add_flag("--x86-trace", o.x86_trace,
-                "Report every x86 instruction and every read of an import (trace: x86_insn, import_read)");
+  cmd->add_flag(
+      "--x86-trace", o.x86_trace,
+      "Report every x86 instruction and every read of an import (trace: x86_insn, import_read)");
+  cmd->add_flag(
+      "--merged", o.merged,
+      "All articulation variants at once: the base run with x86 stepped over, then the "
+      "seed's reloc harvest (every relocation-pinned sub-stream; finest intact path only)");
   cmd->add_option("--max-steps", o.step_limit, "Budget: opcodes executed before the run is stopped")
       ->capture_default_str();
   cmd->add_option("--max-depth", o.call_depth_limit, "Budget: call depth")->capture_default_str();
@@ -47,6 +52,7 @@ fa::RunState fa_run_state(const RunOptions& o, int32_t frame_height) {
   s.step_limit = o.step_limit;
   s.run_x86 = !o.no_x86;
   s.x86_trace = o.x86_trace;
+  s.merged = o.merged;
   s.call_depth_limit = o.call_depth_limit;
   if (!o.camera.empty()) {
     int values[3] = {0, s.camera.heading, s.camera.pitch};

@@ -22,6 +22,7 @@ struct RunOptions {
   std::string camera;
   bool no_x86 = false;
   bool x86_trace = false;
+  bool merged = false;
   uint64_t step_limit = fa::assumed::kDefaultStepLimit;
   uint32_t call_depth_limit = fa::assumed::kDefaultCallDepthLimit;
 };

@@ -26,7 +26,17 @@ struct OpEvent {
   bool untraced = false;         // semantics unknown: executed as "skip"
 };
 
-enum class BranchKind : uint8_t { kJump, kFrame, kLod, kDetail, kDamage, kSelector, kX86Skip };
+// kHarvest: an engine restarts at a statically recovered entry (FA --merged reloc harvest).
+enum class BranchKind : uint8_t {
+  kJump,
+  kFrame,
+  kLod,
+  kDetail,
+  kDamage,
+  kSelector,
+  kX86Skip,
+  kHarvest
+};
 
 // The trace's name for a branch kind.
 constexpr const char* branch_kind_name(BranchKind kind) {
@@ -45,6 +55,8 @@ constexpr const char* branch_kind_name(BranchKind kind) {
       return "selector";
     case BranchKind::kX86Skip:
       return "x86-skip";
+    case BranchKind::kHarvest:
+      return "harvest";
   }
   return "?";
 }

@@ -91,12 +91,131 @@ std::optional<int64_t> compare_immediate(const cs_insn& insn, uint32_t disp_at) 
   return sign_extend(static_cast<uint64_t>(x.operands[1].imm), 8u * x.operands[0].size);
 }
 
+// The relation under which the re-entry after `cmp; jcc skip` is reached (the jump not taken).
+std::optional<GuardRelation> relation_when_not_taken(unsigned id) {
+  switch (id) {
+    case X86_INS_JNE:
+      return GuardRelation::kEq;
+    case X86_INS_JE:
+      return GuardRelation::kNe;
+    case X86_INS_JGE:
+      return GuardRelation::kLt;
+    case X86_INS_JL:
+      return GuardRelation::kGe;
+    case X86_INS_JG:
+      return GuardRelation::kLe;
+    case X86_INS_JLE:
+      return GuardRelation::kGt;
+    case X86_INS_JAE:
+      return GuardRelation::kULt;
+    case X86_INS_JB:
+      return GuardRelation::kUGe;
+    case X86_INS_JA:
+      return GuardRelation::kULe;
+    case X86_INS_JBE:
+      return GuardRelation::kUGt;
+    default:
+      return std::nullopt;
+  }
+}
+
 struct Reloc {
   uint32_t target;
   const PeTrampoline* trampoline;  // null when the target is not a trampoline
 };
 
 }  // namespace
+
+const char* guard_relation_symbol(GuardRelation r) {
+  switch (r) {
+    case GuardRelation::kEq:
+      return "==";
+    case GuardRelation::kNe:
+      return "!=";
+    case GuardRelation::kLt:
+      return "<";
+    case GuardRelation::kGe:
+      return ">=";
+    case GuardRelation::kGt:
+      return ">";
+    case GuardRelation::kLe:
+      return "<=";
+    case GuardRelation::kULt:
+      return "<u";
+    case GuardRelation::kUGe:
+      return ">=u";
+    case GuardRelation::kUGt:
+      return ">u";
+    case GuardRelation::kULe:
+      return "<=u";
+  }
+  return "?";
+}
+
+bool ArticulationGuard::holds(int64_t input_value) const {
+  // The x86 reads the low `bits` of the slot; the immediate was sign-extended to that width.
+  const int64_t a = sign_extend(static_cast<uint64_t>(input_value), bits);
+  const int64_t b = value;
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const uint64_t ua = static_cast<uint64_t>(a) & mask;
+  const uint64_t ub = static_cast<uint64_t>(b) & mask;
+  switch (relation) {
+    case GuardRelation::kEq:
+      return a == b;
+    case GuardRelation::kNe:
+      return a != b;
+    case GuardRelation::kLt:
+      return a < b;
+    case GuardRelation::kGe:
+      return a >= b;
+    case GuardRelation::kGt:
+      return a > b;
+    case GuardRelation::kLe:
+      return a <= b;
+    case GuardRelation::kULt:
+      return ua < ub;
+    case GuardRelation::kUGe:
+      return ua >= ub;
+    case GuardRelation::kUGt:
+      return ua > ub;
+    case GuardRelation::kULe:
+      return ua <= ub;
+  }
+  return false;
+}
+
+std::vector<uint32_t> ArticulationAnalysis::selected(
+    const std::map<std::string, int64_t>& values) const {
+  std::set<uint32_t> out;
+  for (const auto& b : blocks) {
+    for (size_t i = 0; i < b.pointers.size(); ++i) {
+      const auto& g = b.selection[i];
+      if (!g) {
+        out.insert(b.pointers[i]);
+        continue;
+      }
+      auto it = values.find(g->input);
+      if (g->holds(it == values.end() ? 0 : it->second)) out.insert(b.pointers[i]);
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+std::vector<int64_t> ArticulationAnalysis::distinct_values(const std::string& input) const {
+  auto it = inputs.find(input);
+  if (it == inputs.end() || it->second.empty()) return {};
+  // Representatives, in preference order: the compare immediates, 0, then each immediate's
+  // neighbours (above first: 1 reads better than -1 for an on/off input).
+  std::vector<int64_t> ordered(it->second.begin(), it->second.end());
+  ordered.push_back(0);
+  for (int64_t v : it->second) ordered.insert(ordered.end(), {v + 1, v - 1});
+  std::set<std::vector<uint32_t>> seen;
+  std::vector<int64_t> out;
+  for (int64_t v : ordered)
+    if (seen.insert(selected({{input, v}})).second) out.push_back(v);
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 std::vector<const ArticulationCase*> ArticulationAnalysis::cases_of(
     const std::string& input) const {
@@ -155,8 +274,12 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
       const uint32_t site = it->first;
       const Reloc& r = it->second;
       if (r.trampoline) {
-        if (!r.trampoline->is_function)
-          b.reads.push_back({site, site, r.trampoline->import_name, std::nullopt});
+        if (!r.trampoline->is_function) {
+          ArticulationRead rd;
+          rd.site = rd.instruction = site;
+          rd.input = r.trampoline->import_name;
+          b.reads.push_back(std::move(rd));
+        }
         continue;
       }
       if (r.target < kHeaderSize || r.target >= stub_area || heads.count(r.target)) continue;
@@ -171,14 +294,32 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
       b.governing.emplace_back();  // filled below
       pointer_sites[bi].push_back(site);
     }
-    // The instruction holding each read: a linear sweep of the payload from its first byte.
+    // The instruction holding each read: a linear sweep of the payload from its first byte. The
+    // instruction right after a compare gives the guard's polarity.
     if (!b.reads.empty()) {
+      ArticulationRead* compared = nullptr;
+      const int64_t base = img.code_pointer(b.payload);
       decoder.sweep(code, b.payload, b.end, img.code_pointer(b.payload),
                     [&](uint32_t off, uint32_t size, const cs_insn& insn) {
+                      if (compared) {
+                        const auto rel = relation_when_not_taken(insn.id);
+                        const cs_x86& x = insn.detail->x86;
+                        if (rel && x.op_count == 1 && x.operands[0].type == X86_OP_IMM) {
+                          compared->relation = *rel;
+                          const int64_t to = int64_t{b.payload} + x.operands[0].imm - base;
+                          if (to >= 0 && to <= int64_t{stub_area})
+                            compared->skip_to = static_cast<uint32_t>(to);
+                        }
+                        compared = nullptr;
+                      }
                       for (auto& rd : b.reads) {
                         if (rd.site < off || rd.site >= off + size) continue;
                         rd.instruction = off;
                         rd.value = compare_immediate(insn, rd.site - off);
+                        if (rd.value) {
+                          rd.bits = 8u * insn.detail->x86.operands[0].size;
+                          compared = &rd;
+                        }
                       }
                     });
     }
@@ -232,15 +373,56 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
     for (const auto& [site, kind, index] : events) {
       if (kind == 0) {
         const ArticulationRead& rd = b.reads[index];
-        if (rd.value) last = ArticulationGuard{rd.input, *rd.value};
+        if (rd.value) last = ArticulationGuard{rd.input, *rd.value, rd.relation, rd.bits};
       } else {
         b.governing[index] = last;
-        if (last) cases[{last->input, last->value}].insert(b.pointers[index]);
       }
     }
   }
-  for (auto& [key, subs] : cases)
-    out.cases.push_back({key.first, key.second, std::vector<uint32_t>(subs.begin(), subs.end())});
+  // Selection from the control flow: per run, the compares seen so far with their jumps' targets.
+  struct Seen {
+    uint32_t site;
+    std::optional<uint32_t> skip_to;
+    ArticulationGuard guard;
+  };
+  std::vector<Seen> seen;
+  std::map<std::pair<std::string, int64_t>, GuardRelation> relations;
+  for (size_t i = 0; i < out.blocks.size(); ++i) {
+    X86Block& b = out.blocks[i];
+    if (i == 0 || b.run != out.blocks[i - 1].run) seen.clear();
+    b.selection.assign(b.pointers.size(), std::nullopt);
+    std::vector<std::tuple<uint32_t, int, size_t>> events;  // site, 0 read / 1 pointer, index
+    for (size_t k = 0; k < b.reads.size(); ++k) events.emplace_back(b.reads[k].site, 0, k);
+    for (size_t k = 0; k < b.pointers.size(); ++k) events.emplace_back(pointer_sites[i][k], 1, k);
+    std::sort(events.begin(), events.end());
+    for (const auto& [site, kind, index] : events) {
+      if (kind == 0) {
+        const ArticulationRead& rd = b.reads[index];
+        if (rd.value)
+          seen.push_back({site, rd.skip_to, {rd.input, *rd.value, rd.relation, rd.bits}});
+        continue;
+      }
+      // The latest compare whose jump skips this site; a compare without a conditional jump
+      // carries as in the seed's rule.
+      for (auto it = seen.rbegin(); it != seen.rend(); ++it) {
+        if (!it->skip_to || (site > it->site && site < *it->skip_to)) {
+          b.selection[index] = it->guard;
+          break;
+        }
+      }
+    }
+  }
+  for (const auto& b : out.blocks)
+    for (size_t k = 0; k < b.pointers.size(); ++k)
+      if (const auto& g = b.selection[k]) {
+        if (!relations.count({g->input, g->value})) relations[{g->input, g->value}] = g->relation;
+        cases[{g->input, g->value}].insert(b.pointers[k]);
+      }
+  for (auto& [key, subs] : cases) {
+    auto rel = relations.find(key);
+    out.cases.push_back({key.first, key.second, std::vector<uint32_t>(subs.begin(), subs.end()),
+                         rel == relations.end() ? GuardRelation::kEq : rel->second});
+  }
   return out;
 }
 
@@ -254,13 +436,18 @@ std::string describe_block(const X86Block& block) {
   if (!read_part.empty()) out = "reads " + read_part;
   for (size_t i = 0; i < block.pointers.size(); ++i) {
     if (!out.empty()) out += ", ";
-    const auto& g = block.governing[i];
-    const bool carried =
-        g && std::none_of(block.reads.begin(), block.reads.end(), [&](const ArticulationRead& r) {
-          return r.value && r.input == g->input && *r.value == g->value;
-        });
     out += fmt::format("→ 0x{:04x}", block.pointers[i]);
-    if (carried) out += fmt::format(" (carries {} = {})", g->input, g->value);
+    const auto& sel = block.selection[i];
+    const auto& g = block.governing[i];
+    const bool own =
+        sel && std::any_of(block.reads.begin(), block.reads.end(), [&](const ArticulationRead& r) {
+          return r.value && r.input == sel->input && *r.value == sel->value;
+        });
+    if (sel && (!own || sel->relation != GuardRelation::kEq))
+      out += fmt::format(" (when {} {} {})", sel->input, guard_relation_symbol(sel->relation),
+                         sel->value);
+    else if (!sel && g)
+      out += fmt::format(" (every path; the seed's rule carries {} = {})", g->input, g->value);
   }
   return out;
 }

@@ -37,6 +37,12 @@ inline constexpr bool kOrderFieldNaturalWhenEqual = true;
 // With --no-x86, X86Code (0xF0) is not executed: execution continues at the end of the x86 region
 // as the static walker bounds it (the next relocation anchor) and the trace says so.
 
+// --merged (the seed's reloc harvest) walks from each relocation target in CODE that is not a
+// trampoline (walker: reloc_targets) and not inside an x86 region's native bytes: a target in x86
+// code is a jump inside the selector, not geometry, and the seed's codec only decodes geometry
+// from its targets. Each walk stops where execution reaches an offset some earlier walk (or the
+// base run) already executed, as if at a ShortEOF, so no face is emitted twice.
+
 // XformUnmask's operands (t0 t1 t2 a0 a1 a2 rel) are partially traced: the translation t is
 // added to the object's position (in shape units) for the called chain (interpreter.cpp,
 // h_XformUnmask); the angles are shown by disasm but not applied.

@@ -167,6 +167,15 @@ struct Interpreter::Machine {
   uint64_t faces = 0;
   RunResult result;
 
+  // --merged (run_merged_harvest): offsets executed so far, and the harvest walk's rules.
+  std::vector<uint8_t>* executed = nullptr;
+  bool harvest = false;        // a reloc-entered walk: top-level ShortEOF walks through
+  uint32_t append_floor = 0;   // harvest: VertexBuffers below this slot are skipped ...
+  bool drop_faces = false;     // ... and the faces after them in the same walk dropped
+  uint32_t slots_written = 0;  // one past the highest pool slot written
+  bool coarse = false;         // a LOD/detail/damage branch was taken
+  std::vector<std::pair<uint32_t, std::string>> texture_at_x86;  // texture when each F0 ran
+
   // ---- helpers -------------------------------------------------------------------------------
 
   uint16_t u16(uint32_t at) const { return load_u16(code + at); }
@@ -181,7 +190,9 @@ struct Interpreter::Machine {
   }
 
   bool fail(uint32_t off, std::string message) {
-    sink.on_diagnostic({kEngine, off, DiagnosticLevel::kError, message});
+    // A harvest walk that runs into bytes it cannot execute ends; the merged run goes on.
+    sink.on_diagnostic(
+        {kEngine, off, harvest ? DiagnosticLevel::kWarning : DiagnosticLevel::kError, message});
     return stop(off, std::move(message), false);
   }
 
@@ -260,7 +271,16 @@ struct Interpreter::Machine {
   bool h_EndObject(uint32_t off) { return stop(off, "EndObject", true); }
 
   bool h_ShortEof(uint32_t off) {
-    if (stack.empty()) return stop(off, "ShortEOF at top level", true);
+    if (stack.empty()) {
+      // The seed's harvest walks on through a top-level ShortEOF: some fragments are reached
+      // only by calls a static walk cannot follow.
+      if (harvest) return true;
+      return stop(off, "ShortEOF at top level", true);
+    }
+    return pop_frame(off);
+  }
+
+  bool pop_frame(uint32_t off) {
     const Frame f = stack.back();
     stack.pop_back();
     rel = f.rel;
@@ -321,6 +341,7 @@ struct Interpreter::Machine {
   bool h_JumpToDamage(uint32_t off) {
     if (!need(off, 4, "JumpToDamage")) return false;
     const bool destroyed = state.destroyed_flag();
+    coarse |= destroyed;
     return branch(off, BranchKind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
                   destroyed, 0);
   }
@@ -329,6 +350,7 @@ struct Interpreter::Machine {
     if (!need(off, 6, "JumpToDetail")) return false;
     const uint16_t threshold = u16(off + 4);
     const bool low = state.detail < threshold;
+    coarse |= low;
     return branch(off, BranchKind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
                   state.detail, threshold);
   }
@@ -352,6 +374,7 @@ struct Interpreter::Machine {
     }
     const int64_t projected = projected_size(u16(off + 2));
     const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
+    coarse |= projected < threshold;
     return branch(off, BranchKind::kLod, projected < threshold, target, off + 8, projected,
                   threshold);
   }
@@ -419,6 +442,19 @@ struct Interpreter::Machine {
     if (first + count > pool.size())
       return fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool",
                                    first, first + count - 1, pool.size()));
+    if (harvest && first < append_floor) {
+      // Append-only (seed, sub-stream harvest): a variant that rewrites the base mesh's slots is
+      // skipped, and so are the faces after it in this walk, which would index it.
+      sink.on_diagnostic(
+          {kEngine, off, DiagnosticLevel::kInfo,
+           fmt::format("harvest: VertexBuffer at slot {} is below the base pool's {} "
+                       "slots; it and the faces after it in this walk are dropped",
+                       first, append_floor)});
+      drop_faces = true;
+      pos = off + 6 + 6 * count;
+      return true;
+    }
+    slots_written = std::max(slots_written, first + count);
     for (uint32_t i = 0; i < count; ++i) {
       Slot& s = pool[first + i];
       const uint32_t at = off + 6 + 6 * i;
@@ -458,6 +494,7 @@ struct Interpreter::Machine {
     auto size = face_size({code, code_size}, off, error);
     if (!size) return fail(error.offset, error.expected);
     pos = off + *size;
+    if (drop_faces) return true;
     const uint8_t content = code[off + 1];
     const uint8_t layout = code[off + 2];
     uint32_t at = off + 5;
@@ -508,6 +545,7 @@ struct Interpreter::Machine {
   }
 
   bool h_X86Code(uint32_t off) {
+    if (executed) texture_at_x86.emplace_back(off, texture);
     if (x86 == nullptr) {
       // --no-x86: continue where the static walker ends the x86 region (assumptions.h).
       auto it = interp.x86_ends_.find(off);
@@ -585,6 +623,16 @@ struct Interpreter::Machine {
     // The engine fetches two bytes; a one-byte opcode may be CODE's last byte (its handler reads
     // no operand), so only the opcode itself must lie inside CODE. Handlers check their operands.
     if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
+    if (executed) {
+      // A harvest walk that reaches code an earlier walk executed returns from the current
+      // fragment as at a ShortEOF (the rest was drawn already), or ends at top level.
+      while (harvest && (*executed)[pos]) {
+        if (stack.empty()) return stop(pos, "harvest: reached code already walked", true);
+        pop_frame(pos);
+        if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
+      }
+      (*executed)[pos] = 1;
+    }
     ++steps;
     off = pos;
     op = code[off];
@@ -673,6 +721,64 @@ Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
 
 Interpreter::~Interpreter() = default;
 
+template <typename Execute>
+void Interpreter::run_merged_harvest(Machine& m, Execute&& execute) {
+  // The seed's reloc-based sub-stream harvest, run after the base: only for the finest intact
+  // path, since the sub-streams are authored against the finest pool.
+  if (m.coarse) {
+    m.sink.on_diagnostic({kEngine, m.result.end_offset, DiagnosticLevel::kInfo,
+                          "--merged: no harvest, the run took a coarse LOD, low-detail or damage "
+                          "branch (the harvest applies to the finest intact path only)"});
+    return;
+  }
+  const RunResult base = m.result;
+  std::vector<std::pair<uint32_t, uint32_t>> native;  // x86 bytes: [begin, end)
+  for (const auto& item : walk_.items)
+    if (item.kind == ItemKind::kX86) native.emplace_back(item.offset, item.offset + item.size);
+  auto in_native = [&](uint32_t at) {
+    return std::any_of(native.begin(), native.end(),
+                       [&](const auto& r) { return at >= r.first && at < r.second; });
+  };
+  const auto texture_at_x86 = m.texture_at_x86;
+  // FA-23: an input the state sets keeps only the sub-streams its value selects; the others stay
+  // merged. The control-flow selection of the static analysis says which input governs a target.
+  if (!articulations_)
+    articulations_ = std::make_unique<ArticulationAnalysis>(analyze_articulations(shape_, walk_));
+  std::map<uint32_t, std::vector<ArticulationGuard>> guards_of;
+  for (const auto& b : articulations_->blocks)
+    for (size_t k = 0; k < b.pointers.size(); ++k)
+      if (b.selection[k]) guards_of[b.pointers[k]].push_back(*b.selection[k]);
+  auto deselected = [&](uint32_t target) {
+    auto it = guards_of.find(target);
+    if (it == guards_of.end()) return false;
+    for (const auto& g : it->second) {
+      auto set = m.state.imports.find(g.input);
+      if (set != m.state.imports.end() && !g.holds(set->second)) return true;
+    }
+    return false;
+  };
+  m.harvest = true;
+  m.append_floor = m.slots_written;
+  for (uint32_t target : walk_.reloc_targets) {
+    if (target >= m.code_size || (*m.executed)[target] || in_native(target)) continue;
+    if (x86_ends_.count(target) || x86_ends_.count(target - 2)) continue;  // a block's head
+    if (deselected(target)) continue;
+    if (m.want_control)
+      m.sink.on_branch({kEngine, target, BranchKind::kHarvest, true, target, 0, 0});
+    m.pos = target;
+    m.stack.clear();
+    m.rel = {m.view.xv, m.view.yv, m.view.zv};
+    m.drop_faces = false;
+    // The texture current when the base run stepped over the last x86 block before the target.
+    m.texture.clear();
+    for (const auto& [at, name] : texture_at_x86)
+      if (at < target) m.texture = name;
+    execute();
+    if (m.result.reason == "budget: steps") return;  // the whole merged run is over budget
+  }
+  m.result = base;
+}
+
 int64_t Interpreter::synthetic_projected_size(uint32_t level) const {
   // Level 0 exceeds every threshold; level k sits just below the k-th largest (seed, FA-50).
   if (level == 0 || lod_thresholds_.empty()) return INT32_MAX;
@@ -692,11 +798,20 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     runner->begin_run(state, &sink);
   }
   Machine m(*this, state, sink, runner);
-  if (dispatch == Dispatch::kThreaded) {
-    m.run_threaded();
-  } else {
-    m.run_switch();
+  auto execute = [&] {
+    if (dispatch == Dispatch::kThreaded) {
+      m.run_threaded();
+    } else {
+      m.run_switch();
+    }
+  };
+  std::vector<uint8_t> executed;
+  if (state.merged) {
+    executed.assign(shape_.code().size(), 0);
+    m.executed = &executed;
   }
+  execute();
+  if (state.merged && m.result.clean) run_merged_harvest(m, execute);
   m.result.ops = m.steps;
   m.result.faces = m.faces;
   sink.on_end({kEngine, m.result.end_offset, m.result.reason, m.result.clean, m.result.ops,

@@ -117,11 +117,15 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
                       {"relative_on_end_object", r.relative_on_end_object},
                       {"verdict", reading_verdict(r)}});
   json articulations = json::object();
+  json articulation_values = json::object();  // one value per distinct selection
   for (const auto& [input, values] : info.articulations.inputs) {
     json cases = json::array();
     for (const auto* c : info.articulations.cases_of(input))
-      cases.push_back({{"value", c->value}, {"substreams", c->substreams}});
+      cases.push_back({{"value", c->value},
+                       {"relation", guard_relation_symbol(c->relation)},
+                       {"substreams", c->substreams}});
     articulations[input] = cases;
+    articulation_values[input] = info.articulations.distinct_values(input);
   }
   json diags = json::array();
   for (const auto& d : walk.diagnostics)
@@ -172,6 +176,7 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
       {"trampolines", trampolines},
       {"ptr_to_obj_end", objend},
       {"articulations", articulations},
+      {"articulation_values", articulation_values},
       {"diagnostics", diags},
   };
 }
@@ -228,10 +233,17 @@ std::string shape_info_text(const Shape& shape, const WalkResult& walk, const Sh
     for (const auto* c : info.articulations.cases_of(input)) {
       std::vector<std::string> subs;
       for (uint32_t s : c->substreams) subs.push_back(fmt::format("0x{:04x}", s));
+      const std::string when =
+          c->relation == GuardRelation::kEq
+              ? std::string()
+              : fmt::format(" when {} {}", guard_relation_symbol(c->relation), c->value);
       cases.push_back(fmt::format(
-          "{} (selects {})", c->value,
-          subs.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(subs, ", "))));
+          "{} (selects {}{})", c->value,
+          subs.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(subs, ", ")), when));
     }
+    if (!cases.empty())
+      cases.back() += fmt::format("; distinct states at {}",
+                                  fmt::join(info.articulations.distinct_values(input), ", "));
     line("articulation", cases.empty()
                              ? input + ": read, never compared"
                              : fmt::format("{}: values {}", input, fmt::join(cases, ", ")));

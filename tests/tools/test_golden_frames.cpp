@@ -36,6 +36,14 @@ std::vector<GoldenCase> cases() {
     o.camera = "260,200,10";
   });
   add("jet", "jet_lod2", [](tools::RunOptions& o) { o.lod = 2; });
+  add("jet", "jet_gear_flaps_burner", [](tools::RunOptions& o) {
+    o.sets = {"_PLgearDown=1", "_PLleftFlap=-1", "_PLafterBurner=1"};
+    o.camera = "330,120,-15";
+  });
+  add("jet", "jet_merged_below", [](tools::RunOptions& o) {
+    o.merged = true;
+    o.camera = "330,120,-15";
+  });
   add("tank", "tank_default", [](tools::RunOptions&) {});
   add("tank", "tank_destroyed", [](tools::RunOptions& o) { o.destroyed = true; });
   add("hangar", "hangar_default", [](tools::RunOptions&) {});
@@ -86,4 +94,14 @@ TEST_CASE(
   tools::RunOptions frame1;
   frame1.frame = 1;
   CHECK(render("jet", base) != render("jet", frame1));  // the exhaust colour cycles
+  // Each x86-selected part changes the frame on its own (issue 4: gear, flaps, afterburner).
+  for (const char* set : {"_PLgearDown=1", "_PLleftFlap=-1", "_PLafterBurner=1"}) {
+    INFO(set);
+    tools::RunOptions o;
+    o.sets = {set};
+    o.camera = "330,120,-15";
+    tools::RunOptions plain;
+    plain.camera = o.camera;
+    CHECK(render("jet", plain) != render("jet", o));
+  }
 }
