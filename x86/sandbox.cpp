@@ -9,14 +9,22 @@ namespace shapevm::x86 {
 
 const char* outcome_name(Outcome::Kind kind) {
   switch (kind) {
-    case Outcome::Kind::kHalted: return "halted";
-    case Outcome::Kind::kBudget: return "budget";
-    case Outcome::Kind::kUnmapped: return "unmapped access";
-    case Outcome::Kind::kProtected: return "protected access";
-    case Outcome::Kind::kInvalid: return "invalid instruction";
-    case Outcome::Kind::kInterrupt: return "interrupt";
-    case Outcome::Kind::kPortIo: return "port I/O";
-    case Outcome::Kind::kError: return "error";
+    case Outcome::Kind::kHalted:
+      return "halted";
+    case Outcome::Kind::kBudget:
+      return "budget";
+    case Outcome::Kind::kUnmapped:
+      return "unmapped access";
+    case Outcome::Kind::kProtected:
+      return "protected access";
+    case Outcome::Kind::kInvalid:
+      return "invalid instruction";
+    case Outcome::Kind::kInterrupt:
+      return "interrupt";
+    case Outcome::Kind::kPortIo:
+      return "port I/O";
+    case Outcome::Kind::kError:
+      return "error";
   }
   return "?";
 }
@@ -34,11 +42,13 @@ struct Sandbox::Impl {
   uint64_t counted = 0;
   bool counting = false;
 
-  static bool on_invalid_memory(uc_engine*, uc_mem_type type, uint64_t address, int, int64_t, void* self) {
+  static bool on_invalid_memory(uc_engine*, uc_mem_type type, uint64_t address, int, int64_t,
+                                void* self) {
     auto* impl = static_cast<Impl*>(self);
     impl->faulted = true;
     impl->fault_address = static_cast<uint32_t>(address);
-    const bool prot = type == UC_MEM_WRITE_PROT || type == UC_MEM_FETCH_PROT || type == UC_MEM_READ_PROT;
+    const bool prot =
+        type == UC_MEM_WRITE_PROT || type == UC_MEM_FETCH_PROT || type == UC_MEM_READ_PROT;
     impl->fault_kind = prot ? Outcome::Kind::kProtected : Outcome::Kind::kUnmapped;
     return false;  // do not map anything: the run stops with an error
   }
@@ -83,20 +93,25 @@ Sandbox::Sandbox() : Sandbox(Observers{}) {}
 
 Sandbox::Sandbox(Observers observers) : impl_(std::make_unique<Impl>()) {
   impl_->observers = std::move(observers);
-  if (uc_open(UC_ARCH_X86, UC_MODE_32, &impl_->uc) != UC_ERR_OK) throw std::runtime_error("cannot open Unicorn x86-32");
+  if (uc_open(UC_ARCH_X86, UC_MODE_32, &impl_->uc) != UC_ERR_OK)
+    throw std::runtime_error("cannot open Unicorn x86-32");
   uc_hook h;
   // All hooks before the first run (facts: later hooks miss already-translated code).
-  uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::on_invalid_memory), impl_.get(), 1, 0);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Impl::on_interrupt), impl_.get(), 1, 0);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_in), impl_.get(), 1, 0, UC_X86_INS_IN);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_out), impl_.get(), 1, 0, UC_X86_INS_OUT);
+  uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::on_invalid_memory),
+              impl_.get(), 1, 0);
+  uc_hook_add(impl_->uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Impl::on_interrupt),
+              impl_.get(), 1, 0);
+  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_in), impl_.get(), 1, 0,
+              UC_X86_INS_IN);
+  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_out), impl_.get(), 1,
+              0, UC_X86_INS_OUT);
   if (impl_->observers.on_instruction) {
     uc_hook_add(impl_->uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::on_code), impl_.get(),
                 impl_->observers.code_begin, impl_->observers.code_end - 1);
   }
   if (impl_->observers.on_read) {
-    uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read), impl_.get(),
-                impl_->observers.watch_begin, impl_->observers.watch_end - 1);
+    uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read),
+                impl_.get(), impl_->observers.watch_begin, impl_->observers.watch_end - 1);
   }
   uc_context_alloc(impl_->uc, &impl_->clean);
   uc_context_save(impl_->uc, impl_->clean);
@@ -115,17 +130,24 @@ void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {
   if (perms & static_cast<uint8_t>(Access::kWrite)) uc_perms |= UC_PROT_WRITE;
   if (perms & static_cast<uint8_t>(Access::kExec)) uc_perms |= UC_PROT_EXEC;
   if (uc_mem_map_ptr(impl_->uc, address, host.size(), uc_perms, host.data()) != UC_ERR_OK)
-    throw std::invalid_argument(fmt::format("cannot map 0x{:x} bytes at 0x{:x}", host.size(), address));
+    throw std::invalid_argument(
+        fmt::format("cannot map 0x{:x} bytes at 0x{:x}", host.size(), address));
   impl_->mapped.push_back({address, static_cast<uint32_t>(host.size())});
 }
 
 void Sandbox::unmap_all() {
-  for (auto [address, size] : impl_->mapped) uc_mem_unmap(impl_->uc, address, size);
+  // Drop the translations of every mapped range, not the whole cache: a full translation-block
+  // flush clears megabytes of Unicorn's tables and costs far more than the remap itself.
+  for (auto [address, size] : impl_->mapped) {
+    uc_ctl_remove_cache(impl_->uc, address, uint64_t{address} + size);
+    uc_mem_unmap(impl_->uc, address, size);
+  }
   impl_->mapped.clear();
-  uc_ctl_flush_tlb(impl_->uc);  // 2.0.1's name for the translation-block flush
 }
 
-void Sandbox::invalidate(uint32_t begin, uint32_t end) { uc_ctl_remove_cache(impl_->uc, begin, end); }
+void Sandbox::invalidate(uint32_t begin, uint32_t end) {
+  uc_ctl_remove_cache(impl_->uc, begin, end);
+}
 
 bool Sandbox::read32(uint32_t address, uint32_t& value) const {
   return uc_mem_read(impl_->uc, address, &value, 4) == UC_ERR_OK;
@@ -136,8 +158,9 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
   uc_engine* uc = impl_->uc;
   // A clean CPU for every block: hostile code at ring 0 may have changed control registers.
   uc_context_restore(uc, impl_->clean);
-  const int regs_ids[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_ESI,
-                          UC_X86_REG_EDI, UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP};
+  const int regs_ids[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
+                          UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
+                          UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP};
   uint32_t in[9] = {r.eax, r.ebx, r.ecx, r.edx, r.esi, r.edi, r.ebp, r.esp, r.eip};
   for (int i = 0; i < 9; ++i) uc_reg_write(uc, regs_ids[i], &in[i]);
   impl_->faulted = false;
@@ -161,7 +184,8 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
   } else {
     // UC_ERR_OK: either a HLT stopped the run or the count ran out. HLT leaves EIP after it.
     uint8_t previous = 0;
-    if (out.regs.eip > 0 && uc_mem_read(uc, out.regs.eip - 1, &previous, 1) == UC_ERR_OK && previous == 0xF4) {
+    if (out.regs.eip > 0 && uc_mem_read(uc, out.regs.eip - 1, &previous, 1) == UC_ERR_OK &&
+        previous == 0xF4) {
       out.kind = Outcome::Kind::kHalted;
       out.regs.eip -= 1;
     } else {

@@ -28,17 +28,17 @@ struct Registers {
 
 struct Outcome {
   enum class Kind : uint8_t {
-    kHalted,        // executed HLT (an exit page, or a HLT in the mapped code)
-    kBudget,        // the instruction budget ran out
-    kUnmapped,      // read/write/fetch of an unmapped address
-    kProtected,     // write to a read-only region or fetch from a non-executable one
-    kInvalid,       // an invalid instruction
-    kInterrupt,     // int N or a CPU exception (0 divide, 13 GP, 14 page fault, ...)
-    kPortIo,        // in/out
-    kError,         // another Unicorn error
+    kHalted,     // executed HLT (an exit page, or a HLT in the mapped code)
+    kBudget,     // the instruction budget ran out
+    kUnmapped,   // read/write/fetch of an unmapped address
+    kProtected,  // write to a read-only region or fetch from a non-executable one
+    kInvalid,    // an invalid instruction
+    kInterrupt,  // int N or a CPU exception (0 divide, 13 GP, 14 page fault, ...)
+    kPortIo,     // in/out
+    kError,      // another Unicorn error
   };
   Kind kind = Kind::kHalted;
-  Registers regs;            // after the run; eip = the HLT's address for kHalted
+  Registers regs;  // after the run; eip = the HLT's address for kHalted
   uint64_t instructions = 0;
   uint32_t fault_address = 0;  // the accessed address for kUnmapped/kProtected
   uint32_t interrupt = 0;
@@ -66,6 +66,8 @@ class Sandbox {
   // Maps host memory (shared: guest stores land in it). address and host.size() must be
   // multiples of kPageSize; `host` must outlive the mapping.
   void map(uint32_t address, std::span<uint8_t> host, uint8_t perms);
+  // Unmaps every region and drops the translations made from them (the engine can then be
+  // reused for another image at the same addresses).
   void unmap_all();
   // After the host rewrote code bytes in [begin, end): drop Unicorn's translations of them.
   void invalidate(uint32_t begin, uint32_t end);

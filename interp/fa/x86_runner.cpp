@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "interp/common/byte_reader.h"
@@ -28,6 +29,22 @@ uint32_t callee_pops(const std::string& name) {
   return n;
 }
 
+// One Unicorn engine per thread for untraced runs (facts/unicorn.md: opening one costs about
+// 0.6 ms and reserves 1 GiB of virtual code buffer). The runner that last mapped its memory into
+// it owns it until another runner on the thread maps its own. Owners are told apart by a
+// process-wide serial, never by address: a freed runner's address can come back.
+struct ThreadSandbox {
+  std::unique_ptr<x86::Sandbox> sandbox;
+  uint64_t owner = 0;
+};
+
+ThreadSandbox& thread_sandbox() {
+  thread_local ThreadSandbox t;
+  return t;
+}
+
+std::atomic<uint64_t> next_runner_serial{1};
+
 }  // namespace
 
 struct X86Runner::Impl {
@@ -42,22 +59,61 @@ struct X86Runner::Impl {
   std::map<std::string, uint32_t> data_slots;      // import -> guest address
   std::map<uint32_t, std::string> function_exits;  // guest address -> import
   std::map<uint32_t, std::string> slot_names;      // guest slot address -> import
-  std::unique_ptr<x86::Sandbox> sandbox;
+  const uint64_t serial = next_runner_serial++;
+  std::unique_ptr<x86::Sandbox> own_sandbox;  // --x86-trace: its observers are this runner's
+  x86::Sandbox* sandbox = nullptr;            // own_sandbox, or the thread's engine (acquire)
   x86::Disassembler disassembler;
   EventSink* sink = nullptr;
   const RunState* state = nullptr;
   uint64_t counted = 0;
 
   explicit Impl(const Shape& s, bool t) : shape(s), trace(t) {}
+  ~Impl() {
+    if (own_sandbox) return;
+    ThreadSandbox& t = thread_sandbox();
+    if (t.owner == serial) {  // do not leave this runner's buffers mapped
+      t.sandbox->unmap_all();
+      t.owner = 0;
+    }
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
+  void map_into(x86::Sandbox& box) {
+    box.map(code_base, code, x86::kReadWriteExec);
+    box.map(kX86GlobalsBase, globals, x86::kReadWrite);
+    box.map(kX86StackBase, stack, x86::kReadWrite);
+    box.map(kX86ExitBase, exits, x86::kReadExec);
+  }
+
+  // Makes `sandbox` this runner's: the thread's engine, remapped (which also drops every cached
+  // translation) when another runner used it last.
+  void acquire() {
+    if (own_sandbox) return;
+    ThreadSandbox& t = thread_sandbox();
+    if (t.owner != serial || !t.sandbox) {
+      if (t.sandbox) {
+        t.sandbox->unmap_all();
+      } else {
+        t.sandbox = std::make_unique<x86::Sandbox>();
+      }
+      t.owner = 0;
+      map_into(*t.sandbox);
+      t.owner = serial;
+    }
+    sandbox = t.sandbox.get();
+  }
 
   void layout() {
     const auto& img = shape.image;
     code_base = img.image_base + img.code_va;
     if (code_base % x86::kPageSize != 0 || code_base == 0)
-      throw InputError(shape.source(), fmt::format("CODE's load address 0x{:x} is not a non-zero page boundary; "
-                                                   "the x86 sandbox cannot map it",
-                                                   code_base));
-    const uint64_t code_end = uint64_t{code_base} + round_up_pages(std::max<size_t>(img.code.size(), 1));
+      throw InputError(shape.source(),
+                       fmt::format("CODE's load address 0x{:x} is not a non-zero page boundary; "
+                                   "the x86 sandbox cannot map it",
+                                   code_base));
+    const uint64_t code_end =
+        uint64_t{code_base} + round_up_pages(std::max<size_t>(img.code.size(), 1));
     if (code_end > kX86GlobalsBase)
       throw InputError(shape.source(), "CODE would overlap the sandbox's globals region");
     pristine = img.code;
@@ -89,7 +145,8 @@ struct X86Runner::Impl {
     }
     code.assign(round_up_pages(std::max<size_t>(pristine.size(), 1)), 0);
     std::copy(pristine.begin(), pristine.end(), code.begin());
-    globals.assign(round_up_pages(std::max<size_t>(kX86GlobalSlotSize * std::max<size_t>(img.imports.size(), 1), 1)),
+    globals.assign(round_up_pages(std::max<size_t>(
+                       kX86GlobalSlotSize * std::max<size_t>(img.imports.size(), 1), 1)),
                    0);
     stack.assign(kX86StackSize, 0);
     exits.assign(x86::kPageSize, 0xF4);  // HLT everywhere: each function import exits here
@@ -125,11 +182,10 @@ struct X86Runner::Impl {
         sink->on_import_read({kEngine, it->second, address, size, masked});
       };
     }
-    sandbox = std::make_unique<x86::Sandbox>(obs);
-    sandbox->map(code_base, code, x86::kReadWriteExec);
-    sandbox->map(kX86GlobalsBase, globals, x86::kReadWrite);
-    sandbox->map(kX86StackBase, stack, x86::kReadWrite);
-    sandbox->map(kX86ExitBase, exits, x86::kReadExec);
+    if (!trace) return;  // untraced runs use the thread's engine (acquire)
+    own_sandbox = std::make_unique<x86::Sandbox>(obs);
+    map_into(*own_sandbox);
+    sandbox = own_sandbox.get();
   }
 
   std::string describe(uint32_t eip) {
@@ -137,7 +193,8 @@ struct X86Runner::Impl {
       const uint32_t off = eip - code_base;
       const size_t n = std::min<size_t>(15, code.size() - off);
       auto insns = disassembler.disassemble(std::span<const uint8_t>(code.data() + off, n), eip);
-      if (!insns.empty()) return fmt::format("0x{:x} (CODE 0x{:x}: {})", eip, off, insns.front().text);
+      if (!insns.empty())
+        return fmt::format("0x{:x} (CODE 0x{:x}: {})", eip, off, insns.front().text);
     }
     return fmt::format("0x{:x}", eip);
   }
@@ -155,6 +212,7 @@ struct X86Runner::Impl {
   }
 
   X86BlockResult run(uint32_t f0_offset) {
+    acquire();
     X86BlockResult result;
     counted = 0;
     x86::Registers regs;
@@ -199,7 +257,8 @@ struct X86Runner::Impl {
         return result;
       }
       if (calls >= kX86MaxHostCalls) {
-        result.reason = fmt::format("more than {} host calls in one block (budget)", kX86MaxHostCalls);
+        result.reason =
+            fmt::format("more than {} host calls in one block (budget)", kX86MaxHostCalls);
         return result;
       }
       // A known function: return its configured value to the continuation it was handed.
@@ -214,11 +273,14 @@ struct X86Runner::Impl {
   std::string stop_reason(const x86::Outcome& out) {
     switch (out.kind) {
       case x86::Outcome::Kind::kBudget:
-        return fmt::format("instruction budget of {} exhausted at {}", kX86BlockBudget, describe(out.regs.eip));
+        return fmt::format("instruction budget of {} exhausted at {}", kX86BlockBudget,
+                           describe(out.regs.eip));
       case x86::Outcome::Kind::kUnmapped:
-        return fmt::format("access to unmapped address 0x{:x} at {}", out.fault_address, describe(out.regs.eip));
+        return fmt::format("access to unmapped address 0x{:x} at {}", out.fault_address,
+                           describe(out.regs.eip));
       case x86::Outcome::Kind::kProtected:
-        return fmt::format("protected access to 0x{:x} at {}", out.fault_address, describe(out.regs.eip));
+        return fmt::format("protected access to 0x{:x} at {}", out.fault_address,
+                           describe(out.regs.eip));
       case x86::Outcome::Kind::kInvalid:
         return fmt::format("invalid instruction at {}", describe(out.regs.eip));
       case x86::Outcome::Kind::kInterrupt:
@@ -226,7 +288,8 @@ struct X86Runner::Impl {
       case x86::Outcome::Kind::kPortIo:
         return fmt::format("port I/O at {}", describe(out.regs.eip));
       default:
-        return fmt::format("{} ({}) at {}", x86::outcome_name(out.kind), out.detail, describe(out.regs.eip));
+        return fmt::format("{} ({}) at {}", x86::outcome_name(out.kind), out.detail,
+                           describe(out.regs.eip));
     }
   }
 
@@ -256,6 +319,7 @@ int64_t X86Runner::default_import_value(const std::string& name, const RunState&
 
 void X86Runner::begin_run(const RunState& state, EventSink* sink) {
   Impl& m = *impl_;
+  m.acquire();
   m.sink = sink;
   m.state = &state;
   if (!std::equal(m.pristine.begin(), m.pristine.end(), m.code.begin())) {
@@ -276,8 +340,12 @@ void X86Runner::begin_run(const RunState& state, EventSink* sink) {
   }
 }
 
-const uint8_t* X86Runner::code() const { return impl_->code.data(); }
+const uint8_t* X86Runner::code() const {
+  return impl_->code.data();
+}
 
-X86BlockResult X86Runner::run_block(uint32_t x86code_offset) { return impl_->run(x86code_offset); }
+X86BlockResult X86Runner::run_block(uint32_t x86code_offset) {
+  return impl_->run(x86code_offset);
+}
 
 }  // namespace shapevm::fa

@@ -20,10 +20,12 @@ using shapevm::testing::with_header;
 namespace {
 
 const char* kImports =
-    ".import _PLgearDown\n.import _lowMemory\n.import @HARDNumLoaded@8\n.import _ErrorExit\n.import "
+    ".import _PLgearDown\n.import _lowMemory\n.import @HARDNumLoaded@8\n.import "
+    "_ErrorExit\n.import "
     "do_start_interp\n";
 const char* kStubs =
-    ".stub _PLgearDown\n.stub _lowMemory\n.stub @HARDNumLoaded@8\n.stub _ErrorExit\n.stub do_start_interp\n";
+    ".stub _PLgearDown\n.stub _lowMemory\n.stub @HARDNumLoaded@8\n.stub _ErrorExit\n.stub "
+    "do_start_interp\n";
 
 // A shape whose only x86 block is `x86` (lines of the assembler's x86 syntax), with three faces of
 // colours 1 (label arm1), 2 (arm2) and 9 (after), each arm ending the object.
@@ -127,7 +129,8 @@ TEST_CASE("sandbox: hostile blocks stop cleanly with the right diagnostic") {
   const Hostile cases[] = {
       {"infinite loop", "x86 eb fe", "budget"},
       {"wild read", "x86 a1 00 00 00 40", "unmapped address 0x40000000"},
-      {"write outside the image", "x86 c7 05 00 00 00 50 01 00 00 00", "unmapped address 0x50000000"},
+      {"write outside the image", "x86 c7 05 00 00 00 50 01 00 00 00",
+       "unmapped address 0x50000000"},
       {"int3", "x86 cc", "interrupt 3"},
       {"ud2", "x86 0f 0b", "invalid instruction"},
       {"divide by zero", "x86 31 c9 f7 f1", "interrupt 0"},
@@ -139,7 +142,8 @@ TEST_CASE("sandbox: hostile blocks stop cleanly with the right diagnostic") {
   };
   for (const auto& h : cases) {
     INFO(h.name);
-    auto r = run_text(shape_with_block(std::string("    ") + h.x86 + "\n    x86 68 {after} 68 {do_start_interp} c3"));
+    auto r = run_text(shape_with_block(std::string("    ") + h.x86 +
+                                       "\n    x86 68 {after} 68 {do_start_interp} c3"));
     CHECK_FALSE(r.result.clean);
     REQUIRE(!r.sink.diagnostics.empty());
     CHECK(r.sink.diagnostics.back().find(h.expected) != std::string::npos);
@@ -164,7 +168,9 @@ TEST_CASE("sandbox: after a hostile run the same engine runs the next state corr
   }
 }
 
-TEST_CASE("sandbox: x86 stores into bytecode operands are what the interpreter reads; runs restore them") {
+TEST_CASE(
+    "sandbox: x86 stores into bytecode operands are what the interpreter reads; runs restore "
+    "them") {
   // mov byte [face_color], 7 then re-enter: the Face's colour byte is patched by the x86.
   auto b = build_shape(shape_with_block(R"(
     x86 c6 05 {arm1+3} 07
@@ -174,7 +180,8 @@ TEST_CASE("sandbox: x86 stores into bytecode operands are what the interpreter r
   RunState skip;
   skip.run_x86 = false;  // the statically skipped run sees the file's bytes again
   auto s = run(interp, skip);
-  CHECK(std::find(s.sink.face_colors.begin(), s.sink.face_colors.end(), uint8_t{7}) == s.sink.face_colors.end());
+  CHECK(std::find(s.sink.face_colors.begin(), s.sink.face_colors.end(), uint8_t{7}) ==
+        s.sink.face_colors.end());
 }
 
 TEST_CASE("the jet example's gear is x86-selected: _PLgearDown=0 and =1 draw differently") {
@@ -192,4 +199,37 @@ TEST_CASE("the jet example's gear is x86-selected: _PLgearDown=0 and =1 draw dif
   CHECK(u.result.clean);
   CHECK(d.result.clean);
   CHECK(d.sink.face_colors.size() == u.sink.face_colors.size() + 2);
+}
+
+TEST_CASE("sandbox: interpreters on one thread share its engine and never see each other's image") {
+  // Two shapes whose CODE sits at the same guest address with different x86: interleaved runs
+  // (and a runner freed and replaced) must each see their own bytes, never a stale translation.
+  const std::string guard = shape_with_block(R"(
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3)");
+  const std::string inverted = shape_with_block(R"(
+    x86 66 83 3d {_PLgearDown} 01
+    x86 74 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3)");
+  const auto a = build_shape(guard);
+  const auto b = build_shape(inverted);
+  REQUIRE(a.shape.image.image_base + a.shape.image.code_va ==
+          b.shape.image.image_base + b.shape.image.code_va);
+  Interpreter ia(a.shape);
+  auto ib = std::make_unique<Interpreter>(b.shape);
+  bool ib_inverted = true;
+  for (int round = 0; round < 4; ++round) {
+    INFO("round " << round);
+    const uint8_t down = ib_inverted ? 2 : 1;
+    const uint8_t up = ib_inverted ? 1 : 2;
+    CHECK(run(ia, with("_PLgearDown=1")).sink.face_colors == std::vector<uint8_t>{1});
+    CHECK(run(*ib, with("_PLgearDown=1")).sink.face_colors == std::vector<uint8_t>{down});
+    CHECK(run(ia, with("_PLgearDown=0")).sink.face_colors == std::vector<uint8_t>{2});
+    CHECK(run(*ib, with("_PLgearDown=0")).sink.face_colors == std::vector<uint8_t>{up});
+    ib_inverted = round % 2 == 1;
+    ib = std::make_unique<Interpreter>(ib_inverted ? b.shape : a.shape);  // free one, make another
+  }
 }
