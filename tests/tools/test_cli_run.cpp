@@ -109,6 +109,29 @@ TEST_CASE("cli export: the OBJ holds exactly the faces of the state that ran") {
   CHECK(wreck == 2);
 }
 
+TEST_CASE("FA-24: cli export --merged writes every articulation variant of the jet at once") {
+  ScratchDir dir;
+  auto faces_in = [](const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) n += line.rfind("f ", 0) == 0;
+    return n;
+  };
+  const auto plain = (dir / "plain.obj").string();
+  const auto merged = (dir / "merged.obj").string();
+  const auto all = (dir / "all.obj").string();
+  REQUIRE(run_cli("export " + shell_quote(kJet) + " -o " + shell_quote(plain)).exit_code == 0);
+  REQUIRE(run_cli("export " + shell_quote(kJet) + " -o " + shell_quote(merged) + " --merged")
+              .exit_code == 0);
+  REQUIRE(run_cli("export " + shell_quote(kJet) + " -o " + shell_quote(all) +
+                  " --set _PLgearDown=1 --set _PLleftFlap=-1 --set _PLafterBurner=1")
+              .exit_code == 0);
+  CHECK(faces_in(plain) == 14);
+  CHECK(faces_in(merged) == faces_in(all));  // gear, flaps and afterburner: 8 more faces
+  CHECK(faces_in(merged) == 22);
+}
+
 TEST_CASE("cli trace: a run that exhausts its budget exits 2 and says why") {
   auto r = run_cli("trace " + shell_quote(kJet) + " --no-ops --max-steps 5");
   CHECK(r.exit_code == 2);

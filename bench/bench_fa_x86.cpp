@@ -1,0 +1,141 @@
+// Embedded x86 benchmarks (figures for closing notes, not tests):
+//  - the warm cost of one x86 block in the sandbox (the jet's gear guard and its flaps guard);
+//  - opening a Unicorn engine, against taking over the thread's engine for a new shape;
+//  - one run of the jet with its x86 blocks executed, and with them stepped over;
+//  - the generated corpus rendered in every articulation state the static analysis finds, with
+//    the process's peak resident memory.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <map>
+#include <vector>
+
+#include "interp/fa/articulation.h"
+#include "interp/fa/interpreter.h"
+#include "interp/fa/x86_runner.h"
+#include "tools/asm/fa_assembler.h"
+#include "tools/fa_shape_loader.h"
+#include "tools/gen/fa_generator.h"
+#include "tools/render_fa.h"
+#include "x86/sandbox.h"
+
+using namespace shapevm;
+
+namespace {
+
+const fa::Shape& jet() {
+  static const fa::Shape shape = tools::load_fa_shape(SHAPEVM_BENCH_EXAMPLES_DIR "/fa/jet.SH");
+  return shape;
+}
+
+// The X86Code offsets of the jet's blocks, in code order.
+std::vector<uint32_t> jet_blocks() {
+  const auto a = fa::analyze_articulations(jet(), fa::walk_shape(jet()));
+  std::vector<uint32_t> out;
+  for (const auto& b : a.blocks) out.push_back(b.offset);
+  return out;
+}
+
+struct NullSink : EventSink {
+  bool wants_ops() const override { return false; }
+  bool wants_control() const override { return false; }
+};
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+void BM_X86BlockWarm(benchmark::State& state) {
+  const uint32_t block = jet_blocks().at(static_cast<size_t>(state.range(0)));
+  fa::X86Runner runner(jet(), false);
+  fa::RunState rs;
+  rs.imports["_PLgearDown"] = 1;
+  NullSink sink;
+  runner.begin_run(rs, &sink);
+  for (auto _ : state) {
+    auto r = runner.run_block(block);
+    if (!r.resumed) state.SkipWithError(r.reason.c_str());
+    benchmark::DoNotOptimize(r.resume_offset);
+  }
+}
+// 0: the gear guard (cmp word, jne); 2: the flaps guard (cmp dword, jge).
+BENCHMARK(BM_X86BlockWarm)->Arg(0)->Arg(2);
+
+void BM_UnicornOpen(benchmark::State& state) {
+  for (auto _ : state) {
+    x86::Sandbox box;
+    benchmark::DoNotOptimize(&box);
+  }
+}
+BENCHMARK(BM_UnicornOpen)->Unit(benchmark::kMicrosecond);
+
+// A new runner for another shape on the same thread: layout, remap of the thread's engine, run.
+void BM_X86RunnerTakeOver(benchmark::State& state) {
+  const uint32_t block = jet_blocks().at(0);
+  fa::RunState rs;
+  NullSink sink;
+  for (auto _ : state) {
+    fa::X86Runner runner(jet(), false);
+    runner.begin_run(rs, &sink);
+    benchmark::DoNotOptimize(runner.run_block(block).resume_offset);
+  }
+}
+BENCHMARK(BM_X86RunnerTakeOver)->Unit(benchmark::kMicrosecond);
+
+void BM_JetRun(benchmark::State& state) {
+  fa::Interpreter interp(jet());
+  fa::RunState rs;
+  rs.run_x86 = state.range(0) != 0;
+  rs.imports = {{"_PLgearDown", 1}, {"_PLleftFlap", -1}, {"_PLafterBurner", 1}};
+  NullSink sink;
+  for (auto _ : state) benchmark::DoNotOptimize(interp.run(rs, sink).faces);
+}
+// 1: five x86 blocks executed per run; 0: --no-x86.
+BENCHMARK(BM_JetRun)->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
+
+void BM_CorpusAllArticulationStates(benchmark::State& state) {
+  struct Item {
+    fa::Shape shape;
+    std::vector<std::map<std::string, int64_t>> states;
+  };
+  static const std::vector<Item> corpus = [] {
+    std::vector<Item> v;
+    for (uint32_t i = 0; i < 1275; ++i) {
+      auto a = tools::assemble_fa(tools::generate_fa_shape(7, i), "bench.fas");
+      Item item{fa::load_shape(a.file, "bench.SH"), {{}}};
+      const auto an = fa::analyze_articulations(item.shape, fa::walk_shape(item.shape));
+      // The default, then each input through each of its distinct values, one at a time.
+      for (const auto& [input, values] : an.inputs)
+        for (int64_t value : an.distinct_values(input))
+          if (value != 0) item.states.push_back({{input, value}});
+      v.push_back(std::move(item));
+    }
+    return v;
+  }();
+  uint64_t frames = 0;
+  for (auto _ : state) {
+    frames = 0;
+    uint64_t faces = 0;
+    for (const auto& item : corpus) {
+      for (const auto& imports : item.states) {
+        fa::RunState rs;
+        rs.imports = imports;
+        faces += tools::render_fa_frame(item.shape, rs, 640, 480, 0, nullptr).faces_filled;
+        ++frames;
+      }
+    }
+    benchmark::DoNotOptimize(faces);
+  }
+  state.counters["frames"] = static_cast<double>(frames);
+  state.counters["frames_per_s"] =
+      benchmark::Counter(static_cast<double>(frames) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["peak_rss_MB"] = peak_rss_mb();
+}
+BENCHMARK(BM_CorpusAllArticulationStates)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+}  // namespace
+
+BENCHMARK_MAIN();
