@@ -20,5 +20,6 @@ void register_examples_command(CLI::App& app, CommandContext& ctx);  // cmd_exam
 void register_trace_command(CLI::App& app, CommandContext& ctx);     // cmd_trace.cpp
 void register_render_command(CLI::App& app, CommandContext& ctx);    // cmd_render.cpp
 void register_export_command(CLI::App& app, CommandContext& ctx);    // cmd_export.cpp
+void register_variants_command(CLI::App& app, CommandContext& ctx);  // cmd_variants.cpp
 
 }  // namespace shapevm::tools

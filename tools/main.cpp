@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   register_trace_command(app, ctx);
   register_render_command(app, ctx);
   register_export_command(app, ctx);
+  register_variants_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
