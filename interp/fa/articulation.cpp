@@ -119,6 +119,16 @@ std::optional<GuardRelation> relation_when_not_taken(unsigned id) {
   }
 }
 
+// A block's reads (kind 0) and pointers (kind 1) in site order: (site, kind, index).
+std::vector<std::tuple<uint32_t, int, size_t>> site_events(const X86Block& b,
+                                                           const std::vector<uint32_t>& sites) {
+  std::vector<std::tuple<uint32_t, int, size_t>> events;
+  for (size_t k = 0; k < b.reads.size(); ++k) events.emplace_back(b.reads[k].site, 0, k);
+  for (size_t k = 0; k < b.pointers.size(); ++k) events.emplace_back(sites[k], 1, k);
+  std::sort(events.begin(), events.end());
+  return events;
+}
+
 struct Reloc {
   uint32_t target;
   const PeTrampoline* trampoline;  // null when the target is not a trampoline
@@ -366,10 +376,7 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
     X86Block& b = out.blocks[i];
     if (i == 0 || b.run != out.blocks[i - 1].run) last.reset();
     // Events in site order: reads (compares update the state) and pointers (take the state).
-    std::vector<std::tuple<uint32_t, int, size_t>> events;  // site, 0 read / 1 pointer, index
-    for (size_t k = 0; k < b.reads.size(); ++k) events.emplace_back(b.reads[k].site, 0, k);
-    for (size_t k = 0; k < b.pointers.size(); ++k) events.emplace_back(pointer_sites[i][k], 1, k);
-    std::sort(events.begin(), events.end());
+    const auto events = site_events(b, pointer_sites[i]);
     for (const auto& [site, kind, index] : events) {
       if (kind == 0) {
         const ArticulationRead& rd = b.reads[index];
@@ -391,10 +398,7 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
     X86Block& b = out.blocks[i];
     if (i == 0 || b.run != out.blocks[i - 1].run) seen.clear();
     b.selection.assign(b.pointers.size(), std::nullopt);
-    std::vector<std::tuple<uint32_t, int, size_t>> events;  // site, 0 read / 1 pointer, index
-    for (size_t k = 0; k < b.reads.size(); ++k) events.emplace_back(b.reads[k].site, 0, k);
-    for (size_t k = 0; k < b.pointers.size(); ++k) events.emplace_back(pointer_sites[i][k], 1, k);
-    std::sort(events.begin(), events.end());
+    const auto events = site_events(b, pointer_sites[i]);
     for (const auto& [site, kind, index] : events) {
       if (kind == 0) {
         const ArticulationRead& rd = b.reads[index];
