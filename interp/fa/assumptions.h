@@ -53,4 +53,9 @@ inline constexpr int kDefaultCameraRadiusMultiple = 3;
 inline constexpr int kDefaultCameraHeading = 150;
 inline constexpr int kDefaultCameraPitch = 20;
 
+// How fast `shapevm view` advances _frameCounter. The seed traces one increment per rendered
+// frame (FA-32) but not how many frames FA rendered per second; assumed 20 (`view --fps` changes
+// it).
+inline constexpr double kViewerFramesPerSecond = 20.0;
+
 }  // namespace shapevm::fa::assumed

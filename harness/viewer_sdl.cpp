@@ -1,0 +1,211 @@
+#include "harness/viewer_sdl.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "interp/common/input_error.h"
+#include "raster/png_io.h"
+
+namespace shapevm::harness {
+
+namespace {
+
+// Keys that may auto-repeat while held; toggles, saves and quit act once per press.
+bool repeats(ViewerAction a) {
+  using A = ViewerAction;
+  switch (a) {
+    case A::kOrbitLeft:
+    case A::kOrbitRight:
+    case A::kPitchUp:
+    case A::kPitchDown:
+    case A::kZoomIn:
+    case A::kZoomOut:
+    case A::kFrameNext:
+    case A::kFramePrev:
+      return true;
+    default:
+      return false;
+  }
+}
+
+[[noreturn]] void sdl_failure(const char* what) {
+  throw std::runtime_error(fmt::format("SDL: {}: {}", what, SDL_GetError()));
+}
+
+struct SdlDeleter {
+  void operator()(SDL_Window* w) const { SDL_DestroyWindow(w); }
+  void operator()(SDL_Renderer* r) const { SDL_DestroyRenderer(r); }
+  void operator()(SDL_Texture* t) const { SDL_DestroyTexture(t); }
+};
+
+// SDL_Init/SDL_Quit for the lifetime of the window.
+struct SdlVideo {
+  SdlVideo() {
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) sdl_failure("cannot initialise video");
+  }
+  ~SdlVideo() { SDL_QuitSubSystem(SDL_INIT_VIDEO); }
+  SdlVideo(const SdlVideo&) = delete;
+  SdlVideo& operator=(const SdlVideo&) = delete;
+};
+
+void upload(SDL_Texture* texture, const raster::Framebuffer& frame,
+            const raster::Palette& palette) {
+  void* pixels = nullptr;
+  int pitch = 0;
+  if (SDL_LockTexture(texture, nullptr, &pixels, &pitch) != 0) sdl_failure("cannot lock texture");
+  uint32_t argb[256];
+  for (int i = 0; i < 256; ++i) {
+    const auto& c = palette.colors[i];
+    argb[i] = 0xFF000000u | (uint32_t{c.r} << 16) | (uint32_t{c.g} << 8) | c.b;
+  }
+  for (int y = 0; y < frame.height(); ++y) {
+    auto* out = reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(pixels) + y * pitch);
+    const uint8_t* in = frame.row(y);
+    for (int x = 0; x < frame.width(); ++x) out[x] = argb[in[x]];
+  }
+  SDL_UnlockTexture(texture);
+}
+
+void save_screenshot(SDL_Renderer* renderer, const raster::Palette& palette,
+                     const std::filesystem::path& path) {
+  int w = 0, h = 0;
+  if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0) sdl_failure("no renderer output size");
+  std::vector<uint8_t> rgb(static_cast<size_t>(w) * h * 3);
+  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGB24, rgb.data(), w * 3) != 0)
+    sdl_failure("cannot read the window's pixels");
+  raster::write_indexed_png(path, indexed_from_rgb(rgb, w, h, palette, path.string()), palette);
+}
+
+}  // namespace
+
+raster::Framebuffer indexed_from_rgb(const std::vector<uint8_t>& rgb, int width, int height,
+                                     const raster::Palette& palette, const std::string& source) {
+  std::map<uint32_t, uint8_t> index_of;
+  for (int i = 255; i >= 0; --i) {  // the lowest index wins for repeated colours
+    const auto& c = palette.colors[i];
+    index_of[(uint32_t{c.r} << 16) | (uint32_t{c.g} << 8) | c.b] = static_cast<uint8_t>(i);
+  }
+  raster::Framebuffer out(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const size_t at = (static_cast<size_t>(y) * width + x) * 3;
+      const uint32_t key = (uint32_t{rgb[at]} << 16) | (uint32_t{rgb[at + 1]} << 8) | rgb[at + 2];
+      const auto it = index_of.find(key);
+      if (it == index_of.end())
+        throw InputError(source,
+                         fmt::format("window pixel ({}, {}) is not a palette colour", x, y));
+      out.set(x, y, it->second);
+    }
+  }
+  return out;
+}
+
+ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,
+                               const SDL_Event& event) {
+  switch (event.type) {
+    case SDL_QUIT:
+      return ViewerOutcome::kQuit;
+    case SDL_KEYDOWN: {
+      const KeyBinding* b = binding_for_key(SDL_GetKeyName(event.key.keysym.sym));
+      if (!b || (event.key.repeat && !repeats(b->action))) return ViewerOutcome::kNone;
+      return session.apply(b->action);
+    }
+    case SDL_MOUSEBUTTONDOWN:
+      if (event.button.button == SDL_BUTTON_LEFT) input.dragging = true;
+      return ViewerOutcome::kNone;
+    case SDL_MOUSEBUTTONUP:
+      if (event.button.button == SDL_BUTTON_LEFT) input.dragging = false;
+      return ViewerOutcome::kNone;
+    case SDL_MOUSEMOTION:
+      if (!input.dragging) return ViewerOutcome::kNone;
+      session.drag(event.motion.xrel, event.motion.yrel);
+      return ViewerOutcome::kChanged;
+    case SDL_MOUSEWHEEL: {
+      const int notches =
+          event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -event.wheel.y : event.wheel.y;
+      if (notches == 0) return ViewerOutcome::kNone;
+      session.zoom(notches);
+      return ViewerOutcome::kChanged;
+    }
+    default:
+      return ViewerOutcome::kNone;
+  }
+}
+
+void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
+  SdlVideo video;
+  const raster::Framebuffer& first = session.frame();
+  const int width = first.width();
+  const int height = first.height();
+  const int scale = std::max(1, options.scale);
+  // Nearest neighbour: the frame's pixels stay sharp squares.
+  SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
+  std::unique_ptr<SDL_Window, SdlDeleter> window(
+      SDL_CreateWindow(session.title().c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                       width * scale, height * scale, SDL_WINDOW_SHOWN | SDL_WINDOW_RESIZABLE));
+  if (!window) sdl_failure("cannot open a window");
+  std::unique_ptr<SDL_Renderer, SdlDeleter> renderer(
+      SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_PRESENTVSYNC));
+  if (!renderer) renderer.reset(SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_SOFTWARE));
+  if (!renderer) sdl_failure("cannot create a renderer");
+  if (SDL_RenderSetLogicalSize(renderer.get(), width, height) != 0 ||
+      SDL_RenderSetIntegerScale(renderer.get(), SDL_TRUE) != 0)
+    sdl_failure("cannot set an integer scale");
+  std::unique_ptr<SDL_Texture, SdlDeleter> texture(SDL_CreateTexture(
+      renderer.get(), SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, width, height));
+  if (!texture) sdl_failure("cannot create the frame texture");
+
+  SdlInputState input;
+  bool redraw = true;
+  ViewerState shown;
+  bool shown_paused = false;
+  uint64_t last_ticks = SDL_GetTicks64();
+  const double rate = session.capabilities().frame_rate;
+  const uint32_t wait_ms = rate > 0 ? static_cast<uint32_t>(std::max(1.0, 1000.0 / rate / 2)) : 50;
+  for (;;) {
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) {
+      if (event.type == SDL_WINDOWEVENT) redraw = true;  // exposed, resized
+      const ViewerOutcome out = handle_sdl_event(session, input, event);
+      if (out == ViewerOutcome::kQuit) return;
+      if (out == ViewerOutcome::kSavePng || out == ViewerOutcome::kSaveTrace) {
+        const bool png = out == ViewerOutcome::kSavePng;
+        const auto path = session.unused_path(options.output_dir, png ? "png" : "jsonl");
+        try {
+          png ? session.save_png(path) : session.save_trace(path);
+          fmt::print("shapevm: wrote {}\n", path.string());
+        } catch (const std::exception& e) {
+          fmt::print(stderr, "shapevm: error: {}\n", e.what());
+        }
+        std::fflush(stdout);
+      }
+    }
+    const uint64_t now = SDL_GetTicks64();
+    session.advance_time((now - last_ticks) * 1000);
+    last_ticks = now;
+    if (redraw || !(shown == session.state()) || shown_paused != session.paused()) {
+      upload(texture.get(), session.frame(), session.palette());
+      SDL_SetWindowTitle(window.get(), session.title().c_str());
+      SDL_SetRenderDrawColor(renderer.get(), 0, 0, 0, 255);
+      SDL_RenderClear(renderer.get());
+      SDL_RenderCopy(renderer.get(), texture.get(), nullptr, nullptr);
+      if (options.screenshot) {
+        // Read back before presenting: the back buffer holds exactly what is about to be shown.
+        save_screenshot(renderer.get(), session.palette(), *options.screenshot);
+        fmt::print("shapevm: wrote {}\n", options.screenshot->string());
+        SDL_RenderPresent(renderer.get());
+        return;
+      }
+      SDL_RenderPresent(renderer.get());
+      shown = session.state();
+      shown_paused = session.paused();
+      redraw = false;
+    }
+    SDL_WaitEventTimeout(nullptr, static_cast<int>(wait_ms));
+  }
+}
+
+}  // namespace shapevm::harness
