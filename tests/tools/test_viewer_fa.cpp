@@ -1,0 +1,194 @@
+// The viewer's FA adapter (tools/viewer_fa.*) under the engine-neutral session: every knob reaches
+// the FA run state and changes the frame the way the traced facts say.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "harness/viewer_session.h"
+#include "interp/fa/assumptions.h"
+#include "tests/tools/run_cli.h"
+#include "tools/fa_shape_loader.h"
+#include "tools/render_fa.h"
+#include "tools/viewer_fa.h"
+
+using namespace shapevm;
+using harness::ViewerAction;
+
+namespace {
+
+const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
+const std::string kTank = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/tank.SH";
+constexpr int kW = 320, kH = 240;
+
+tools::FaViewerEngine make_engine(const std::string& file, const tools::RunOptions& o = {}) {
+  return tools::FaViewerEngine(tools::load_fa_shape(file), o, {}, raster::default_palette(), {});
+}
+
+// The same state rendered the way `shapevm render` does it.
+tools::FaFrame render_like_cli(const std::string& file, const tools::FaViewerEngine& engine,
+                               const harness::ViewerState& state) {
+  static std::map<std::string, fa::Shape> shapes;
+  auto it = shapes.find(file);
+  if (it == shapes.end()) it = shapes.emplace(file, tools::load_fa_shape(file)).first;
+  return tools::render_fa_frame(it->second, engine.run_state(state, kH), kW, kH, 0, nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("viewer fa: capabilities come from the static analysis of the jet") {
+  auto engine = make_engine(kJet);
+  const auto& caps = engine.capabilities();
+  CHECK(caps.engine == "fa");
+  CHECK(caps.lod_levels == 3);     // thresholds 48 and 12 (FA-50)
+  CHECK(caps.detail_levels == 2);  // JumpToDetail threshold 1 (FA-45)
+  CHECK(engine.detail_values() == std::vector<uint16_t>{0xFFFF, 0});
+  CHECK(caps.animation_frames == 4);            // JumpToFrame with four slots (FA-31)
+  CHECK(caps.frame_counter_modulus == 0x8000);  // FA-32
+  CHECK(caps.frame_rate == fa::assumed::kViewerFramesPerSecond);
+  REQUIRE(caps.inputs.size() == 1);  // FA-20: the compared data import
+  CHECK(caps.inputs[0].name == "_PLgearDown");
+  CHECK(caps.inputs[0].values == std::vector<int64_t>{1});
+  CHECK(caps.inputs[0].engine_default == 0);
+}
+
+TEST_CASE("viewer fa: the opening state follows the state options") {
+  tools::RunOptions o;
+  o.frame = 0x8000 + 5;
+  o.sets = {"_PLgearDown=1"};
+  o.lod = 1;
+  auto engine = make_engine(kJet, o);
+  const auto s = engine.initial_state();
+  CHECK(s.frame == 5);  // FA-32: 15-bit counter
+  CHECK(s.lod == std::optional<uint32_t>(1));
+  CHECK(s.inputs == std::vector<std::optional<size_t>>{0u});
+  CHECK(s.camera == harness::ViewerCamera{330, fa::assumed::kDefaultCameraHeading,
+                                          fa::assumed::kDefaultCameraPitch});  // 3 x radius 110
+}
+
+TEST_CASE("viewer fa: zooming changes the LOD JumpToLOD picks (FA-47 FA-48 FA-49)") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  // 330 units at scrh 240: projected 110*240/330/2 = 40 < 48, so the first JumpToLOD branches.
+  CHECK(s.stats().faces_drawn == 4);  // LOD 1
+  for (int i = 0; i < 4; ++i) s.apply(ViewerAction::kZoomIn);
+  CHECK(s.state().camera.distance < 275);  // projected > 48
+  CHECK(s.stats().faces_drawn == 14);      // LOD 0: nose 4, body 4, tail, wings 2, fin 2, flame
+  for (int i = 0; i < 20; ++i) s.apply(ViewerAction::kZoomOut);
+  CHECK(s.stats().faces_drawn == 2);  // LOD 2: the dart
+  CHECK(s.frame() == render_like_cli(kJet, engine, s.state()).frame);
+}
+
+TEST_CASE("viewer fa: a forced LOD level draws what --lod draws (FA-50)") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  const uint64_t expected_faces[] = {14, 4, 2};
+  for (uint32_t level = 0; level < 3; ++level) {
+    s.apply(ViewerAction::kLodNext);
+    REQUIRE(s.state().lod == std::optional<uint32_t>(level));
+    CHECK(s.stats().faces_drawn == expected_faces[level]);
+    const auto cli = render_like_cli(kJet, engine, s.state());
+    CHECK(s.frame() == cli.frame);
+  }
+}
+
+TEST_CASE("viewer fa: the detail key reaches JumpToDetail (FA-45)") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  s.apply(ViewerAction::kLodNext);  // LOD 0 forced: 14 faces at full detail
+  CHECK(s.stats().faces_drawn == 14);
+  s.apply(ViewerAction::kDetailNext);  // _detail = 0 < 1: branch to the dart
+  CHECK(engine.run_state(s.state(), kH).detail == 0);
+  CHECK(s.stats().faces_drawn == 2);
+}
+
+TEST_CASE("viewer fa: effects force the finest LOD at any distance (FA-46)") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  for (int i = 0; i < 20; ++i) s.apply(ViewerAction::kZoomOut);
+  CHECK(s.stats().faces_drawn == 2);
+  s.apply(ViewerAction::kToggleEffects);
+  CHECK((engine.run_state(s.state(), kH).effects & 0x20000) != 0);
+  CHECK(s.stats().faces_drawn == 14);
+  s.apply(ViewerAction::kToggleEffects);
+  CHECK(engine.run_state(s.state(), kH).effects == 0);
+}
+
+TEST_CASE("viewer fa: the destroyed switch draws the wreck (FA-43 FA-44)") {
+  auto engine = make_engine(kTank);
+  harness::ViewerSession s(engine, kW, kH);
+  const raster::Framebuffer intact = s.frame();
+  s.apply(ViewerAction::kToggleDestroyed);
+  CHECK(engine.run_state(s.state(), kH).destroyed_flag());
+  CHECK_FALSE(s.frame() == intact);
+  CHECK(s.frame() == render_like_cli(kTank, engine, s.state()).frame);
+}
+
+TEST_CASE("viewer fa: cycling _PLgearDown runs the x86 selector and draws the gear (FA-18 FA-20)") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  s.apply(ViewerAction::kLodNext);  // LOD 0, where the gear block is
+  CHECK(s.stats().faces_drawn == 14);
+  s.apply(ViewerAction::kInputValueNext);
+  CHECK(engine.run_state(s.state(), kH).imports.at("_PLgearDown") == 1);
+  CHECK(s.stats().faces_drawn == 16);  // two gear legs
+  CHECK(s.status_line().find(">_PLgearDown=1") != std::string::npos);
+  s.apply(ViewerAction::kInputValueNext);  // back to the engine default (0)
+  CHECK(s.stats().faces_drawn == 14);
+}
+
+TEST_CASE("viewer fa: frames advance the exhaust animation mod 4 (FA-31 FA-32)") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  s.apply(ViewerAction::kLodNext);
+  std::vector<raster::Framebuffer> frames;
+  for (int i = 0; i < 5; ++i) {
+    frames.push_back(s.frame());
+    s.advance_time(1'000'000 / 20);  // one frame at the assumed 20 per second
+  }
+  CHECK(s.state().frame == 5);
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b) CHECK_FALSE(frames[a] == frames[b]);
+  CHECK(frames[4] == frames[0]);
+  s.set_state([&] {
+    auto st = s.state();
+    st.frame = 0x7FFF;
+    return st;
+  }());
+  s.step_frames(1);
+  CHECK(s.state().frame == 0);
+}
+
+TEST_CASE("viewer fa: opcodes counted from the event stream equal the interpreter's count") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  s.apply(ViewerAction::kLodNext);
+  s.apply(ViewerAction::kInputValueNext);
+  const auto cli = render_like_cli(kJet, engine, s.state());
+  CHECK(s.stats().ops == cli.result.ops);
+  CHECK(s.stats().ops > 20);
+  CHECK(s.stats().faces_drawn == cli.faces_filled);
+}
+
+TEST_CASE("viewer fa: the trace key writes the current frame's JSON Lines trace") {
+  auto engine = make_engine(kJet);
+  harness::ViewerSession s(engine, kW, kH);
+  s.apply(ViewerAction::kFrameNext);
+  s.apply(ViewerAction::kFrameNext);
+  ScratchDir dir;
+  const auto path = s.unused_path(dir.path(), "jsonl");
+  CHECK(path.filename() == "jet_f2.jsonl");
+  s.save_trace(path);
+  std::ifstream in(path);
+  std::string line;
+  std::vector<nlohmann::json> lines;
+  while (std::getline(in, line)) lines.push_back(nlohmann::json::parse(line));
+  REQUIRE(lines.size() > 3);
+  CHECK(lines.front()["ev"] == "start");
+  CHECK(lines.front()["state"]["frame"] == 2);
+  CHECK(lines.back()["ev"] == "end");
+  uint64_t ops = 0;
+  for (const auto& j : lines) ops += j["ev"] == "op";
+  CHECK(ops == s.stats().ops);
+  CHECK_THROWS(s.save_trace(path));  // never overwrites
+}
