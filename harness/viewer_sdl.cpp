@@ -137,6 +137,13 @@ ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,
 
 void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   SdlVideo video;
+  // Without a display SDL falls back to a driver that draws nowhere; an interactive viewer there
+  // would run invisibly forever, so only a screenshot may use it.
+  const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+  if ((driver == "offscreen" || driver == "dummy") && !options.screenshot)
+    throw std::runtime_error(fmt::format(
+        "no display to open a window on (SDL video driver '{}'); use --headless or --screenshot",
+        driver));
   const raster::Framebuffer& first = session.frame();
   const int width = first.width();
   const int height = first.height();

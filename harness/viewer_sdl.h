@@ -35,7 +35,8 @@ ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,
 
 // Opens the window and runs until quit. Messages for saved files go to stdout, failures to
 // save to stderr (the viewer keeps running). Throws std::runtime_error when SDL cannot open a
-// window, InputError when the screenshot cannot be written.
+// window, or when there is no display (SDL's offscreen or dummy driver) and no screenshot was
+// asked for; InputError when the screenshot cannot be written.
 void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options);
 
 // The renderer's pixels as palette indices (each must be an exact palette colour).

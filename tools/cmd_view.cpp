@@ -70,7 +70,8 @@ void register_view_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(1u, 1000000u))
       ->capture_default_str();
   cmd->add_flag("--paused", o->paused, "Open with the frame counter stopped");
-  cmd->add_flag("--force", o->force, "Headless: overwrite existing frame files");
+  cmd->add_flag("--force", o->force,
+                "Overwrite existing frame files (--headless) or the --screenshot file");
   cmd->add_option("--screenshot", o->screenshot,
                   "Window: save the window's pixels as PNG after the first frame, then quit");
   add_run_options(cmd, o->run);

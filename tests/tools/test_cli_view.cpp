@@ -108,3 +108,9 @@ TEST_CASE("cli view: the window under SDL's dummy driver shows the frame scaled 
       mismatches += shot.frame.at(x, y) != frame.frame.at(x / 3, y / 3);
   CHECK(mismatches == 0);
 }
+
+TEST_CASE("cli view: with no display the window refuses to run invisibly and exits 2") {
+  auto r = run_command("SDL_VIDEODRIVER=dummy " SHAPEVM_EXE " view " + q(kJet));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no display") != std::string::npos);
+}
