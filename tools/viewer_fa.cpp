@@ -29,13 +29,15 @@ FaViewerEngine::FaViewerEngine(fa::Shape shape, const RunOptions& options,
   caps_.frame_counter_modulus = kFaFrameCounterModulus;
   caps_.frame_rate =
       frames_per_second > 0 ? frames_per_second : fa::assumed::kViewerFramesPerSecond;
-  // Every data import the static articulation analysis found an x86 block reading, with the
-  // values the blocks compare it against (FA-20, FA-23).
-  for (const auto& [name, values] : info.articulations.inputs) {
+  // Every data import the static articulation analysis found an x86 block reading (FA-20), with
+  // one value per distinct selection of sub-streams the blocks' guards make, leaving out the value
+  // the input already holds (that is the cycle's "default" step).
+  for (const auto& [name, compared] : info.articulations.inputs) {
     harness::ViewerInput in;
     in.name = name;
-    in.values.assign(values.begin(), values.end());
     in.engine_default = fa::X86Runner::default_import_value(name, base_);
+    for (int64_t v : info.articulations.distinct_values(name))
+      if (v != in.engine_default) in.values.push_back(v);
     caps_.inputs.push_back(std::move(in));
   }
 }
@@ -51,14 +53,8 @@ harness::ViewerState FaViewerEngine::initial_state() const {
   if (s.camera.distance <= 0)  // the interpreter's own default (interp/fa/assumptions.h)
     s.camera.distance =
         std::max<int32_t>(1, shape_->header.radius) * fa::assumed::kDefaultCameraRadiusMultiple;
-  for (const auto& in : caps_.inputs) {
-    std::optional<size_t> choice;
-    if (auto set = base_.imports.find(in.name); set != base_.imports.end()) {
-      auto at = std::find(in.values.begin(), in.values.end(), set->second);
-      if (at != in.values.end()) choice = static_cast<size_t>(at - in.values.begin());
-    }
-    s.inputs.push_back(choice);
-  }
+  // Every input opens at its default: the value --set gave it, else the engine's.
+  s.inputs.assign(caps_.inputs.size(), std::nullopt);
   return s;
 }
 

@@ -46,10 +46,17 @@ TEST_CASE("viewer fa: capabilities come from the static analysis of the jet") {
   CHECK(caps.animation_frames == 4);            // JumpToFrame with four slots (FA-31)
   CHECK(caps.frame_counter_modulus == 0x8000);  // FA-32
   CHECK(caps.frame_rate == fa::assumed::kViewerFramesPerSecond);
-  REQUIRE(caps.inputs.size() == 1);  // FA-20: the compared data import
-  CHECK(caps.inputs[0].name == "_PLgearDown");
+  // FA-20: the compared data imports, each with the values that select differently from the
+  // default 0: burner on (je skips the arm at 0), gear down (jne skips unless 1), flaps down
+  // (jge skips the arm while >= 0).
+  REQUIRE(caps.inputs.size() == 3);
+  CHECK(caps.inputs[0].name == "_PLafterBurner");
   CHECK(caps.inputs[0].values == std::vector<int64_t>{1});
-  CHECK(caps.inputs[0].engine_default == 0);
+  CHECK(caps.inputs[1].name == "_PLgearDown");
+  CHECK(caps.inputs[1].values == std::vector<int64_t>{1});
+  CHECK(caps.inputs[2].name == "_PLleftFlap");
+  CHECK(caps.inputs[2].values == std::vector<int64_t>{-1});
+  for (const auto& in : caps.inputs) CHECK(in.engine_default == 0);
 }
 
 TEST_CASE("viewer fa: the opening state follows the state options") {
@@ -61,7 +68,10 @@ TEST_CASE("viewer fa: the opening state follows the state options") {
   const auto s = engine.initial_state();
   CHECK(s.frame == 5);  // FA-32: 15-bit counter
   CHECK(s.lod == std::optional<uint32_t>(1));
-  CHECK(s.inputs == std::vector<std::optional<size_t>>{0u});
+  CHECK(s.inputs == std::vector<std::optional<size_t>>(3));  // each at its default
+  // The --set value is the gear's default; the cycle offers the other outcome.
+  CHECK(engine.capabilities().inputs[1].engine_default == 1);
+  CHECK(engine.capabilities().inputs[1].values == std::vector<int64_t>{0});
   CHECK(s.camera == harness::ViewerCamera{330, fa::assumed::kDefaultCameraHeading,
                                           fa::assumed::kDefaultCameraPitch});  // 3 x radius 110
 }
@@ -124,17 +134,28 @@ TEST_CASE("viewer fa: the destroyed switch draws the wreck (FA-43 FA-44)") {
   CHECK(s.frame() == render_like_cli(kTank, engine, s.state()).frame);
 }
 
-TEST_CASE("viewer fa: cycling _PLgearDown runs the x86 selector and draws the gear (FA-18 FA-20)") {
+TEST_CASE("viewer fa: cycling each articulation input runs its x86 selector (FA-18 FA-20)") {
   auto engine = make_engine(kJet);
   harness::ViewerSession s(engine, kW, kH);
-  s.apply(ViewerAction::kLodNext);  // LOD 0, where the gear block is
+  s.apply(ViewerAction::kLodNext);  // LOD 0, where the x86 blocks are
   CHECK(s.stats().faces_drawn == 14);
+  // Selected first: _PLafterBurner (four flame faces).
+  s.apply(ViewerAction::kInputValueNext);
+  CHECK(engine.run_state(s.state(), kH).imports.at("_PLafterBurner") == 1);
+  CHECK(s.stats().faces_drawn == 18);
+  s.apply(ViewerAction::kInputValueNext);  // back to the default
+  CHECK(s.stats().faces_drawn == 14);
+  s.apply(ViewerAction::kInputSelectNext);  // _PLgearDown: two gear legs
   s.apply(ViewerAction::kInputValueNext);
   CHECK(engine.run_state(s.state(), kH).imports.at("_PLgearDown") == 1);
-  CHECK(s.stats().faces_drawn == 16);  // two gear legs
+  CHECK(s.stats().faces_drawn == 16);
   CHECK(s.status_line().find(">_PLgearDown=1") != std::string::npos);
-  s.apply(ViewerAction::kInputValueNext);  // back to the engine default (0)
-  CHECK(s.stats().faces_drawn == 14);
+  s.apply(ViewerAction::kInputSelectNext);  // _PLleftFlap = -1: two flap panels, gear still down
+  s.apply(ViewerAction::kInputValueNext);
+  CHECK(engine.run_state(s.state(), kH).imports.at("_PLleftFlap") == -1);
+  CHECK(s.stats().faces_drawn == 18);
+  s.apply(ViewerAction::kInputValuePrev);
+  CHECK(s.stats().faces_drawn == 16);
 }
 
 TEST_CASE("viewer fa: frames advance the exhaust animation mod 4 (FA-31 FA-32)") {
@@ -163,7 +184,7 @@ TEST_CASE("viewer fa: opcodes counted from the event stream equal the interprete
   auto engine = make_engine(kJet);
   harness::ViewerSession s(engine, kW, kH);
   s.apply(ViewerAction::kLodNext);
-  s.apply(ViewerAction::kInputValueNext);
+  s.apply(ViewerAction::kInputValueNext);  // the afterburner
   const auto cli = render_like_cli(kJet, engine, s.state());
   CHECK(s.stats().ops == cli.result.ops);
   CHECK(s.stats().ops > 20);
