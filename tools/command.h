@@ -22,4 +22,9 @@ void register_render_command(CLI::App& app, CommandContext& ctx);    // cmd_rend
 void register_export_command(CLI::App& app, CommandContext& ctx);    // cmd_export.cpp
 void register_variants_command(CLI::App& app, CommandContext& ctx);  // cmd_variants.cpp
 
+// Regression runs (docs/regress.md).
+void register_compare_command(CLI::App& app, CommandContext& ctx);     // cmd_compare.cpp
+void register_regress_command(CLI::App& app, CommandContext& ctx);     // cmd_regress.cpp
+void register_trace_diff_command(CLI::App& app, CommandContext& ctx);  // cmd_trace_diff.cpp
+
 }  // namespace shapevm::tools
