@@ -97,12 +97,15 @@ void register_compare_command(CLI::App& app, CommandContext& ctx) {
       try {
         return read_frame_file(path, nullptr, raw_size);
       } catch (const InputError&) {
-        // Only an RGB PNG fails for want of a palette; anything else fails the same way again.
+        // Not lost: only an RGB PNG fails for want of a palette, and any other problem (a broken
+        // file) fails again, and is reported, by the read with a palette below.
       }
       std::optional<raster::Palette> fallback;
       try {
         fallback = plte_of(other);
       } catch (const InputError&) {
+        // The other frame is not an indexed PNG (or is broken, which its own read reports): use
+        // the built-in palette.
       }
       raster::Palette p = fallback ? *fallback : raster::default_palette();
       return read_frame_file(path, &p, raw_size);
