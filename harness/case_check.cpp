@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <mutex>
 #include <system_error>
 
 #include "interp/common/file_io.h"
@@ -41,7 +42,12 @@ std::string describe(const CaseResult& r) {
   return text;
 }
 
+// write_file_atomic names its temporary file after the process, so two worker threads blessing
+// the same capture (cases may share one) must not write at the same time.
+std::mutex capture_write_mutex;
+
 void write_capture(const RegressCase& c, const RenderedCase& ours) {
+  std::lock_guard lock(capture_write_mutex);
   if (c.capture_format == CaptureFormat::kRaw) {
     write_file_atomic(c.capture, ours.frame.pixels());
   } else {

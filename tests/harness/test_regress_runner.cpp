@@ -253,3 +253,20 @@ TEST_CASE("regress: JUnit XML and the HTML report describe the failing cases") {
   CHECK(raster::read_png(dir / "report" / "case-1-ours.png").frame.at(1, 0) == 200);
   CHECK(raster::read_png(dir / "report" / "case-1-capture.png").frame.at(1, 0) == 5);
 }
+
+TEST_CASE("regress: --update with threads blesses a capture that several cases share") {
+  ScratchDir dir;
+  std::string cases;
+  for (int i = 0; i < 12; ++i) {
+    if (i) cases += ",";
+    cases += "{\"name\": \"s" + std::to_string(i) +
+             R"(", "file": "f", "capture": "same.png", "state": {"frame": 4}})";
+  }
+  const auto m = manifest_in(dir, cases);
+  const auto blessed = run(m, true, 4);
+  CHECK(blessed.errors == 0);
+  CHECK(blessed.updated + blessed.passed == 12);
+  const auto again = run(m, false, 4);
+  CHECK(again.passed == 12);
+  CHECK(raster::read_png(dir / "same.png").frame.at(4, 0) == 200);
+}
