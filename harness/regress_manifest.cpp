@@ -111,7 +111,7 @@ const std::set<std::string> kCaseFields{"name",       "engine",  "file",    "sta
                                         "camera",     "size",    "palette", "textures",
                                         "background", "capture", "mask",    "exclude"};
 const std::set<std::string> kStateFields{"frame",   "lod", "detail", "destroyed",
-                                         "effects", "set", "camera"};
+                                         "effects", "set", "camera", "merged"};
 
 CaseState parse_state(const Validator& v, const json& j, const std::string& ptr) {
   v.object(j, ptr, kStateFields);
@@ -140,6 +140,7 @@ CaseState parse_state(const Validator& v, const json& j, const std::string& ptr)
     }
   }
   if (j.contains("camera")) s.camera = v.string(j["camera"], ptr + "/camera");
+  if (j.contains("merged")) s.merged = v.boolean(j["merged"], ptr + "/merged");
   return s;
 }
 

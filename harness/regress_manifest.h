@@ -15,7 +15,8 @@ namespace shapevm::harness {
 
 inline constexpr int kManifestVersion = 1;
 
-// The state options (--frame, --lod, --detail, --destroyed, --effects, --set, --camera); unset
+// The state options (--frame, --lod, --detail, --destroyed, --effects, --set, --camera,
+// --merged); unset
 // fields keep the engine's default.
 struct CaseState {
   std::optional<uint32_t> frame;
@@ -25,6 +26,7 @@ struct CaseState {
   std::optional<uint32_t> effects;
   std::vector<std::string> sets;  // NAME=VALUE
   std::string camera;             // "distance,heading,pitch", empty = default
+  bool merged = false;            // --merged: the engine's merged/harvest view (FA: reloc harvest)
 };
 
 enum class CaptureFormat { kPng, kRaw };

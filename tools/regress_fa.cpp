@@ -41,6 +41,7 @@ RunOptions run_options_for(const harness::CaseState& s) {
   o.effects = s.effects.value_or(0);
   o.sets = s.sets;
   o.camera = s.camera;
+  o.merged = s.merged;
   return o;
 }
 

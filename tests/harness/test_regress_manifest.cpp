@@ -33,7 +33,7 @@ TEST_CASE("manifest: cases take defaults and resolve paths against the manifest'
     "cases": [
       {"name": "a", "file": "shapes/A.SH", "capture": "cap/a.png"},
       {"name": "b", "file": "/abs/B.SH", "capture": "cap/b.raw", "size": "64x32",
-       "state": {"frame": 3, "destroyed": true, "set": ["_PLgearDown=1"]}, "camera": "100,90,10",
+       "state": {"frame": 3, "destroyed": true, "set": ["_PLgearDown=1"], "merged": true}, "camera": "100,90,10",
        "mask": "masks/b.png", "exclude": [[1, 2, 3, 4]], "background": 7},
       {"name": "c", "file": "FA_2.LIB:A10.SH", "capture": "c.png", "engine": "apache"}
     ]})",
@@ -56,6 +56,8 @@ TEST_CASE("manifest: cases take defaults and resolve paths against the manifest'
   CHECK(b.state.frame == 3);   // the case overrides the default
   CHECK(b.state.detail == 2);  // and keeps the rest of it
   CHECK(b.state.destroyed);
+  CHECK(b.state.merged);
+  CHECK_FALSE(a.state.merged);
   CHECK(b.state.sets == std::vector<std::string>{"_PLgearDown=1"});
   CHECK(b.state.camera == "100,90,10");
   CHECK(b.mask == "/data/masks/b.png");
