@@ -55,6 +55,7 @@ void on_png_write(png_structp png, png_bytep data, size_t length) {
 
 void on_png_flush(png_structp) {}
 
+// `plte` null = 8-bit RGB rows; otherwise 8-bit indexed rows with a 256-entry PLTE.
 bool run_png_write(PngWriteState& state, png_uint_32 width, png_uint_32 height,
                    const png_color* plte, png_bytepp rows) {
   png_structp png =
@@ -70,9 +71,10 @@ bool run_png_write(PngWriteState& state, png_uint_32 width, png_uint_32 height,
     return false;
   }
   png_set_write_fn(png, &state, on_png_write, on_png_flush);
-  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+  png_set_IHDR(png, info, width, height, 8,
+               plte != nullptr ? PNG_COLOR_TYPE_PALETTE : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_PLTE(png, info, plte, 256);
+  if (plte != nullptr) png_set_PLTE(png, info, plte, 256);
   // Fixed choices rather than libpng's heuristics, so the bytes only depend on the frame.
   png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
   png_set_compression_level(png, 9);
@@ -228,6 +230,7 @@ IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& sourc
   }
   image.palette = *rgb_palette;
   image.palette_entries = 256;
+  image.mapped_from_rgb = true;
   // Lowest index wins when a colour appears more than once: iterate downward and overwrite.
   std::unordered_map<uint32_t, uint8_t> index_of;
   for (int i = 255; i >= 0; --i) {
@@ -255,6 +258,61 @@ IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& sourc
     }
   }
   return image;
+}
+
+std::vector<uint8_t> encode_rgb_png(const RgbImage& image) {
+  const size_t expected = static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 3;
+  if (image.width < 1 || image.height < 1 || image.width > Framebuffer::kMaxDimension ||
+      image.height > Framebuffer::kMaxDimension || image.rgb.size() != expected) {
+    throw std::invalid_argument(
+        fmt::format("RGB image {}x{} with {} bytes", image.width, image.height, image.rgb.size()));
+  }
+  std::vector<png_bytep> rows(static_cast<size_t>(image.height));
+  auto* base = const_cast<uint8_t*>(image.rgb.data());
+  for (size_t y = 0; y < rows.size(); ++y)
+    rows[y] = base + y * static_cast<size_t>(image.width) * 3;
+  std::vector<uint8_t> out;
+  PngWriteState state;
+  state.out = &out;
+  if (!run_png_write(state, static_cast<png_uint_32>(image.width),
+                     static_cast<png_uint_32>(image.height), nullptr, rows.data())) {
+    throw std::runtime_error(fmt::format("PNG encoding failed: {}", state.message.text));
+  }
+  return out;
+}
+
+void write_rgb_png(const std::filesystem::path& path, const RgbImage& image) {
+  write_file_atomic(path, encode_rgb_png(image));
+}
+
+Framebuffer decode_mask_png(std::span<const uint8_t> bytes, const std::string& source) {
+  std::vector<uint8_t> pixels;
+  std::vector<png_bytep> rows;
+  PngReadState state;
+  state.input = bytes;
+  state.pixels = &pixels;
+  state.rows = &rows;
+  if (!run_png_read(state)) {
+    throw InputError(
+        source, fmt::format("not a readable PNG mask: {}",
+                            state.message.text[0] != '\0' ? state.message.text : "libpng failed"));
+  }
+  Framebuffer mask(static_cast<int>(state.width), static_cast<int>(state.height));
+  auto out = mask.pixels();
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (state.indexed) {
+      out[i] = pixels[i] != 0 ? 1 : 0;
+    } else {
+      const uint8_t* rgba = pixels.data() + i * 4;
+      out[i] = (rgba[0] | rgba[1] | rgba[2]) != 0 ? 1 : 0;
+    }
+  }
+  return mask;
+}
+
+Framebuffer read_mask_png(const std::filesystem::path& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return decode_mask_png(bytes, path.string());
 }
 
 IndexedImage read_png(const std::filesystem::path& path, const Palette* rgb_palette) {

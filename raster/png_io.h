@@ -23,6 +23,8 @@ struct IndexedImage {
   // Entries that came from the file's PLTE (the rest of `palette` is black); 256 for an RGB
   // capture (the palette it was mapped onto).
   int palette_entries = 256;
+  // True when the file was grey/RGB and its colours were mapped onto the given palette.
+  bool mapped_from_rgb = false;
 };
 
 // The bytes of an 8-bit indexed PNG of `frame` with `palette` as its PLTE.
@@ -39,6 +41,24 @@ void write_indexed_png(const std::filesystem::path& path, const Framebuffer& fra
 IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& source,
                         const Palette* rgb_palette = nullptr);
 IndexedImage read_png(const std::filesystem::path& path, const Palette* rgb_palette = nullptr);
+
+// An 8-bit RGB picture (R, G, B per pixel, row-major from the top row), for images that are not
+// frames: the diff image of a comparison shows colours from two palettes and highlight colours.
+struct RgbImage {
+  int width = 0;
+  int height = 0;
+  std::vector<uint8_t> rgb;
+};
+
+// Deterministic RGB PNG bytes (IHDR, IDAT, IEND; filter none; zlib level 9). Throws
+// std::invalid_argument if the size does not match the bytes or is outside 1..kMaxDimension.
+std::vector<uint8_t> encode_rgb_png(const RgbImage& image);
+void write_rgb_png(const std::filesystem::path& path, const RgbImage& image);
+
+// A mask of excluded pixels: 1 where the PNG is nonzero (an indexed pixel with index != 0, or a
+// grey/RGB pixel whose colour is not black; alpha is ignored), 0 elsewhere.
+Framebuffer decode_mask_png(std::span<const uint8_t> bytes, const std::string& source);
+Framebuffer read_mask_png(const std::filesystem::path& path);
 
 // A raw dump of width * height index bytes, row-major from the top row, no header. The file must
 // be exactly that long.

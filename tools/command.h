@@ -23,4 +23,9 @@ void register_export_command(CLI::App& app, CommandContext& ctx);    // cmd_expo
 void register_variants_command(CLI::App& app, CommandContext& ctx);  // cmd_variants.cpp
 void register_view_command(CLI::App& app, CommandContext& ctx);      // cmd_view.cpp
 
+// Regression runs (docs/regress.md).
+void register_compare_command(CLI::App& app, CommandContext& ctx);     // cmd_compare.cpp
+void register_regress_command(CLI::App& app, CommandContext& ctx);     // cmd_regress.cpp
+void register_trace_diff_command(CLI::App& app, CommandContext& ctx);  // cmd_trace_diff.cpp
+
 }  // namespace shapevm::tools

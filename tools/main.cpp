@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
   register_export_command(app, ctx);
   register_variants_command(app, ctx);
   register_view_command(app, ctx);
+  register_compare_command(app, ctx);
+  register_regress_command(app, ctx);
+  register_trace_diff_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

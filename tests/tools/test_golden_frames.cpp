@@ -1,6 +1,9 @@
-// Golden frames: each example rendered in a few states must match the checked-in PNG pixel for
-// pixel (indices and palette). Regenerate only deliberately:
-//   SHAPEVM_UPDATE_GOLDEN=1 build/tests/shapevm_tests -sf='*test_golden_frames.cpp'
+// Golden frames: the examples in several states (tests/golden/manifest.json: gear, animation frame,
+// LOD, detail, destroyed, camera) run through the regression runner exactly as `shapevm regress`
+// runs them, and must match the checked-in PNGs pixel for pixel (indices and palette).
+// Regenerate only deliberately:
+//   build/shapevm regress tests/golden/manifest.json --update
+// (or SHAPEVM_UPDATE_GOLDEN=1 build/tests/shapevm_tests -sf='*test_golden_frames.cpp').
 // The same comparison runs in every build type (Release in CI, Debug/ASan by hand), so a frame
 // that depended on the optimiser would fail one of them.
 #include <doctest/doctest.h>
@@ -8,73 +11,33 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "harness/regress_runner.h"
 #include "raster/png_io.h"
 #include "tools/fa_shape_loader.h"
+#include "tools/regress_engines.h"
 #include "tools/render_fa.h"
 #include "tools/run_options.h"
 
 using namespace shapevm;
 
-namespace {
-
-struct GoldenCase {
-  const char* example;
-  const char* golden;
-  tools::RunOptions options;
-};
-
-std::vector<GoldenCase> cases() {
-  std::vector<GoldenCase> out;
-  auto add = [&](const char* example, const char* golden, auto tweak) {
-    tools::RunOptions o;
-    tweak(o);
-    out.push_back({example, golden, o});
-  };
-  add("jet", "jet_default", [](tools::RunOptions&) {});
-  add("jet", "jet_frame2_front", [](tools::RunOptions& o) {
-    o.frame = 2;
-    o.camera = "260,200,10";
-  });
-  add("jet", "jet_lod2", [](tools::RunOptions& o) { o.lod = 2; });
-  add("jet", "jet_gear_flaps_burner", [](tools::RunOptions& o) {
-    o.sets = {"_PLgearDown=1", "_PLleftFlap=-1", "_PLafterBurner=1"};
-    o.camera = "330,120,-15";
-  });
-  add("jet", "jet_merged_below", [](tools::RunOptions& o) {
-    o.merged = true;
-    o.camera = "330,120,-15";
-  });
-  add("tank", "tank_default", [](tools::RunOptions&) {});
-  add("tank", "tank_destroyed", [](tools::RunOptions& o) { o.destroyed = true; });
-  add("hangar", "hangar_default", [](tools::RunOptions&) {});
-  add("radar", "radar_below", [](tools::RunOptions& o) { o.camera = "80,30,-35"; });
-  return out;
-}
-
-}  // namespace
-
-TEST_CASE("golden frames: examples render pixel-identical to the checked-in PNGs") {
+TEST_CASE("golden frames: FA-18 FA-31 FA-43 FA-45 FA-50 every manifest case matches its capture") {
   const bool update = std::getenv("SHAPEVM_UPDATE_GOLDEN") != nullptr;
-  const std::filesystem::path dir = SHAPEVM_SOURCE_DIR "/tests/golden/fa";
-  const raster::Palette palette = raster::default_palette();
-  for (const auto& c : cases()) {
-    INFO(c.golden);
-    fa::Shape shape =
-        tools::load_fa_shape(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + c.example + ".SH");
-    tools::FaFrame frame =
-        tools::render_fa_frame(shape, tools::fa_run_state(c.options, 480), 640, 480, 0, nullptr);
-    CHECK(frame.result.clean);
-    CHECK(frame.faces_filled > 0);
-    const auto path = dir / (std::string(c.golden) + ".png");
-    if (update) {
-      raster::write_indexed_png(path, frame.frame, palette);
-      continue;
-    }
-    REQUIRE_MESSAGE(std::filesystem::exists(path), "missing golden " << path.string());
-    raster::IndexedImage golden = raster::read_png(path);
-    CHECK(golden.frame == frame.frame);
-    CHECK(golden.palette == palette);
+  const harness::EngineRegistry engines = tools::builtin_case_engines();
+  const harness::Manifest manifest =
+      harness::read_manifest(SHAPEVM_SOURCE_DIR "/tests/golden/manifest.json", engines.names());
+  CHECK(manifest.cases.size() >= 10);
+  harness::RunnerOptions options;
+  options.jobs = 2;
+  options.update = update;
+  const harness::RunSummary summary = harness::run_regression(manifest, engines, options);
+  for (const auto& r : summary.results) {
+    INFO(r.c->name << ": " << r.message);
+    if (update)
+      CHECK(r.status != harness::CaseStatus::kError);
+    else
+      CHECK(r.status == harness::CaseStatus::kPassed);
   }
+  CHECK(summary.results.size() == manifest.cases.size());
 }
 
 TEST_CASE(
@@ -94,14 +57,4 @@ TEST_CASE(
   tools::RunOptions frame1;
   frame1.frame = 1;
   CHECK(render("jet", base) != render("jet", frame1));  // the exhaust colour cycles
-  // Each x86-selected part changes the frame on its own (issue 4: gear, flaps, afterburner).
-  for (const char* set : {"_PLgearDown=1", "_PLleftFlap=-1", "_PLafterBurner=1"}) {
-    INFO(set);
-    tools::RunOptions o;
-    o.sets = {set};
-    o.camera = "330,120,-15";
-    tools::RunOptions plain;
-    plain.camera = o.camera;
-    CHECK(render("jet", plain) != render("jet", o));
-  }
 }

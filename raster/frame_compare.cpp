@@ -1,0 +1,91 @@
+#include "raster/frame_compare.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+namespace shapevm::raster {
+
+namespace {
+
+// equal[a * 256 + b]: indices a and b show the same thing under the options' rule.
+std::vector<bool> index_equality(const Palette* same_colour) {
+  std::vector<bool> equal(256 * 256, false);
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; ++b) {
+      equal[static_cast<size_t>(a * 256 + b)] =
+          a == b || (same_colour != nullptr && same_colour->colors[static_cast<size_t>(a)] ==
+                                                   same_colour->colors[static_cast<size_t>(b)]);
+    }
+  }
+  return equal;
+}
+
+}  // namespace
+
+FrameComparison compare_frames(const Framebuffer& expected, const Framebuffer& actual,
+                               const CompareOptions& options) {
+  FrameComparison out;
+  if (expected.width() != actual.width() || expected.height() != actual.height()) {
+    out.same_size = false;
+    return out;
+  }
+  const Framebuffer* excluded = options.excluded;
+  if (excluded != nullptr &&
+      (excluded->width() != expected.width() || excluded->height() != expected.height())) {
+    throw std::invalid_argument("exclusion mask size differs from the frames");
+  }
+  const std::vector<bool> equal =
+      options.same_colour != nullptr ? index_equality(options.same_colour) : std::vector<bool>{};
+  int left = expected.width(), top = expected.height(), right = 0, bottom = 0;
+  for (int y = 0; y < expected.height(); ++y) {
+    const uint8_t* e = expected.row(y);
+    const uint8_t* a = actual.row(y);
+    const uint8_t* m = excluded != nullptr ? excluded->row(y) : nullptr;
+    for (int x = 0; x < expected.width(); ++x) {
+      if (m != nullptr && m[x] != 0) {
+        ++out.excluded;
+        continue;
+      }
+      if (e[x] == a[x]) continue;
+      if (!equal.empty() && equal[static_cast<size_t>(e[x]) * 256 + a[x]]) continue;
+      if (out.differing == 0) out.first = PixelDifference{x, y, e[x], a[x]};
+      ++out.differing;
+      left = std::min(left, x);
+      right = std::max(right, x + 1);
+      top = std::min(top, y);
+      bottom = std::max(bottom, y + 1);
+    }
+  }
+  if (out.differing != 0) out.bounds = {left, top, right, bottom};
+  return out;
+}
+
+void exclude_rect(Framebuffer& mask, const ClipRect& rect) {
+  const ClipRect r = rect.intersect(mask.bounds());
+  if (r.empty()) return;
+  for (int y = r.top; y < r.bottom; ++y) {
+    uint8_t* row = mask.row(y);
+    std::fill(row + r.left, row + r.right, uint8_t{1});
+  }
+}
+
+PaletteComparison compare_palettes(const Framebuffer& expected, const Palette& expected_palette,
+                                   int expected_entries, const Framebuffer& actual,
+                                   const Palette& actual_palette, int actual_entries) {
+  std::array<bool, 256> used{};
+  for (uint8_t v : expected.pixels()) used[v] = true;
+  for (uint8_t v : actual.pixels()) used[v] = true;
+  const int limit = std::min({expected_entries, actual_entries, 256});
+  PaletteComparison out;
+  for (int i = 0; i < limit; ++i) {
+    const auto at = static_cast<size_t>(i);
+    if (!used[at] || expected_palette.colors[at] == actual_palette.colors[at]) continue;
+    if (out.differing == 0)
+      out.first = PaletteDifference{i, expected_palette.colors[at], actual_palette.colors[at]};
+    ++out.differing;
+  }
+  return out;
+}
+
+}  // namespace shapevm::raster
