@@ -21,5 +21,7 @@ void register_trace_command(CLI::App& app, CommandContext& ctx);     // cmd_trac
 void register_render_command(CLI::App& app, CommandContext& ctx);    // cmd_render.cpp
 void register_export_command(CLI::App& app, CommandContext& ctx);    // cmd_export.cpp
 void register_variants_command(CLI::App& app, CommandContext& ctx);  // cmd_variants.cpp
+void register_debug_command(CLI::App& app, CommandContext& ctx);     // cmd_debug.cpp
+void register_dap_command(CLI::App& app, CommandContext& ctx);       // cmd_dap.cpp
 
 }  // namespace shapevm::tools

@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   register_render_command(app, ctx);
   register_export_command(app, ctx);
   register_variants_command(app, ctx);
+  register_debug_command(app, ctx);
+  register_dap_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
