@@ -461,8 +461,10 @@ void DapServer::handle(const json& request) {
           continue;
         }
         const size_t i = code_lines[static_cast<size_t>(at)];
-        std::string text = lines[i].text;
+        // The instruction without the listing's comment and indentation.
+        std::string text = lines[i].text.substr(0, lines[i].text.find(" ; "));
         text.erase(0, text.find_first_not_of(' '));
+        text.erase(text.find_last_not_of(' ') + 1);
         out.push_back({{"address", hex_offset(*lines[i].offset)},
                        {"instruction", text},
                        {"location", source_json()},

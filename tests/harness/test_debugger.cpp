@@ -27,9 +27,7 @@ std::string example(const std::string& name) {
 tools::FaDebugOptions options(const std::string& name, std::vector<std::string> sets = {}) {
   tools::FaDebugOptions o;
   o.file = example(name);
-  o.run.sets = std::move(sets);
-  o.width = 160;
-  o.height = 120;
+  o.run.sets = std::move(sets);  // 640x480: the frame height is scrh, which picks the LOD
   return o;
 }
 
@@ -128,7 +126,7 @@ TEST_CASE("debugger: breakpoints by offset and mnemonic stop before that instruc
   r = d.cont();
   CHECK(r.reason.find("breakpoint 2") == 0);
   CHECK(d.current().mnemonic == "ShortEOF");
-  CHECK(d.current().depth == 1);
+  CHECK(d.current().depth == 2);  // the left wing, called by the OrderField inside the Unmask
 }
 
 TEST_CASE("debugger: next steps over a call and finish returns to the caller") {
@@ -282,7 +280,10 @@ TEST_CASE("debugger: reverse-continue stops at the latest earlier breakpoint hit
 }
 
 TEST_CASE("debugger: the partial frame grows in painter's order up to the frame render draws") {
-  tools::FaDebugEngine engine(options("tank.SH"));
+  tools::FaDebugOptions o = options("tank.SH");
+  o.width = 160;
+  o.height = 120;
+  tools::FaDebugEngine engine(o);
   Debugger d(engine);
   d.restart();
   const raster::Framebuffer empty = d.partial_frame(0);
