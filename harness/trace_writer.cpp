@@ -131,8 +131,7 @@ void TraceWriter::on_end(const EndEvent& e) {
 void TraceWriter::on_x86(const X86Event& e) {
   auto it = std::back_inserter(buf_);
   if (e.enter) {
-    fmt::format_to(it, R"({{"ev":"x86_enter","eng":"{}","off":{},"payload":{}}})", e.engine,
-                   e.offset, e.offset + 2);
+    fmt::format_to(it, R"({{"ev":"x86_enter","eng":"{}","off":{},"payload":{}}})", e.engine, e.offset, e.offset + 2);
   } else {
     fmt::format_to(it, R"({{"ev":"x86_exit","eng":"{}","off":{})", e.engine, e.offset);
     if (e.counted) fmt::format_to(it, R"(,"instructions":{})", e.instructions);
@@ -151,9 +150,8 @@ void TraceWriter::on_x86_instruction(const X86InstructionEvent& e) {
 }
 
 void TraceWriter::on_import_read(const ImportReadEvent& e) {
-  fmt::format_to(std::back_inserter(buf_),
-                 R"({{"ev":"import_read","eng":"{}","name":{},"size":{},"value":{}}})", e.engine,
-                 json_quote(e.name), e.size, e.value);
+  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"import_read","eng":"{}","name":{},"size":{},"value":{}}})",
+                 e.engine, json_quote(e.name), e.size, e.value);
   line();
 }
 
