@@ -143,7 +143,8 @@ struct Interpreter::Machine {
   EventSink& sink;
   DebugHook* hook;  // a debugger, or nullptr
   bool sink_ops;
-  bool want_ops;      // the slow path of fetch: op events and/or the debugger
+  bool want_ops;              // the slow path of fetch: op events and/or the debugger
+  bool hook_stopped = false;  // the debugger ended the run
   bool want_control;  // branch/call/return events are skipped for sinks that do not want them
   std::vector<Slot>& pool;
   uint32_t epoch;
@@ -630,7 +631,10 @@ struct Interpreter::Machine {
     op = code[off];
     pos += 2;  // every fetch consumes [op][first operand byte]
     if (want_ops) {
-      if (hook && hook->pause(debug_view(off))) return stop(off, "stopped by the debugger", true);
+      if (hook && hook->pause(debug_view(off))) {
+        hook_stopped = true;
+        return stop(off, "stopped by the debugger", true);
+      }
       if (sink_ops) emit_op(off, op);
     }
     return true;
@@ -836,7 +840,7 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     m.executed = &executed;
   }
   execute();
-  if (state.merged && m.result.clean) run_merged_harvest(m, execute);
+  if (state.merged && m.result.clean && !m.hook_stopped) run_merged_harvest(m, execute);
   m.result.ops = m.steps;
   m.result.faces = m.faces;
   if (hook_) {
