@@ -178,7 +178,7 @@ class Debugger::Execution : public PauseHandler, public EventSink {
       }
     }
     if (!reason) reason = goal_(p, tick);
-    if (!reason && p.ended() && tick > from_) reason = "end of run";
+    if (!reason && p.ended()) reason = "end of run";  // also for a goto beyond the end
     faces_.clear();
     diagnostics_.clear();
     native_entry_ = false;

@@ -72,6 +72,8 @@ TEST_CASE("debugger: the session starts before the first instruction and steps c
   d.step(3);
   CHECK(d.current().steps == 3);
   CHECK_FALSE(d.current().native);
+  d.goto_tick(UINT64_MAX);  // past the end: stops at the end
+  CHECK(d.current().ended);
 }
 
 TEST_CASE("debugger: step 50 then back 10 is exactly the state after step 40 on every example") {
