@@ -27,5 +27,7 @@ void register_view_command(CLI::App& app, CommandContext& ctx);      // cmd_view
 void register_compare_command(CLI::App& app, CommandContext& ctx);     // cmd_compare.cpp
 void register_regress_command(CLI::App& app, CommandContext& ctx);     // cmd_regress.cpp
 void register_trace_diff_command(CLI::App& app, CommandContext& ctx);  // cmd_trace_diff.cpp
+void register_debug_command(CLI::App& app, CommandContext& ctx);     // cmd_debug.cpp
+void register_dap_command(CLI::App& app, CommandContext& ctx);       // cmd_dap.cpp
 
 }  // namespace shapevm::tools

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   register_compare_command(app, ctx);
   register_regress_command(app, ctx);
   register_trace_diff_command(app, ctx);
+  register_debug_command(app, ctx);
+  register_dap_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

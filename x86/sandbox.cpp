@@ -153,6 +153,14 @@ bool Sandbox::read32(uint32_t address, uint32_t& value) const {
   return uc_mem_read(impl_->uc, address, &value, 4) == UC_ERR_OK;
 }
 
+Registers Sandbox::registers() const {
+  const int ids[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_ESI,
+                     UC_X86_REG_EDI, UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP};
+  uint32_t v[9] = {};
+  for (int i = 0; i < 9; ++i) uc_reg_read(impl_->uc, ids[i], &v[i]);
+  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+}
+
 Outcome Sandbox::run(const Registers& r, uint64_t budget) {
   if (budget == 0) budget = 1;  // count > 0 always (facts: a count=0 run breaks later budgets)
   uc_engine* uc = impl_->uc;

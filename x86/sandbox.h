@@ -76,6 +76,8 @@ class Sandbox {
   Outcome run(const Registers& regs, uint64_t budget);
 
   bool read32(uint32_t address, uint32_t& value) const;
+  // The registers now: inside an instruction observer, the state before that instruction.
+  Registers registers() const;
 
  private:
   struct Impl;

@@ -107,22 +107,9 @@ constexpr Handler handler_for(uint8_t op) {
 
 }  // namespace
 
-// A pool slot is "written" in the current run when its epoch matches the run's: the pool is
-// allocated once per interpreter and never cleared between runs.
-struct Interpreter::Slot {
-  std::array<int16_t, 3> model{};
-  ViewPoint view;
-  uint32_t epoch = 0;
-};
-
-namespace {
-
-struct Frame {
-  uint32_t resume;
-  std::array<int64_t, 3> rel;  // the object position the caller used (XformUnmask changes it)
-};
-
-}  // namespace
+// A pool slot (debug_hook.h) is "written" in the current run when its epoch matches the run's.
+using Slot = PoolSlot;
+using Frame = CallFrame;  // rel: the object position the caller used (XformUnmask changes it)
 
 struct Interpreter::Machine {
   Machine(Interpreter& in, const RunState& st, EventSink& s, X86Runner* x86_runner)
@@ -132,7 +119,9 @@ struct Interpreter::Machine {
         code_size(static_cast<uint32_t>(in.shape_.code().size())),
         state(st),
         sink(s),
-        want_ops(s.wants_ops()),
+        hook(in.hook_),
+        sink_ops(s.wants_ops()),
+        want_ops(sink_ops || hook != nullptr),
         want_control(s.wants_control()),
         pool(in.pool_),
         epoch(++in.epoch_) {
@@ -152,7 +141,10 @@ struct Interpreter::Machine {
   uint32_t code_size;
   const RunState& state;
   EventSink& sink;
-  bool want_ops;
+  DebugHook* hook;  // a debugger, or nullptr
+  bool sink_ops;
+  bool want_ops;              // the slow path of fetch: op events and/or the debugger
+  bool hook_stopped = false;  // the debugger ended the run
   bool want_control;  // branch/call/return events are skipped for sinks that do not want them
   std::vector<Slot>& pool;
   uint32_t epoch;
@@ -227,8 +219,9 @@ struct Interpreter::Machine {
   bool call(uint32_t off, int64_t target, uint32_t resume) {
     if (stack.size() >= state.call_depth_limit)
       return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit));
-    stack.push_back({resume, rel});
+    stack.push_back({resume, rel, off, 0});
     if (!go(off, target)) return false;
+    stack.back().entry = pos;
     if (want_control)
       sink.on_call({kEngine, off, pos, resume, static_cast<uint32_t>(stack.size())});
     return true;
@@ -637,8 +630,30 @@ struct Interpreter::Machine {
     off = pos;
     op = code[off];
     pos += 2;  // every fetch consumes [op][first operand byte]
-    if (want_ops) emit_op(off, op);
+    if (want_ops) {
+      if (hook && hook->pause(debug_view(off))) {
+        hook_stopped = true;
+        return stop(off, "stopped by the debugger", true);
+      }
+      if (sink_ops) emit_op(off, op);
+    }
     return true;
+  }
+
+  DebugView debug_view(uint32_t off) const {
+    DebugView v;
+    v.offset = off;
+    v.op = off < code_size ? code[off] : 0;
+    v.steps = steps > 0 ? steps - 1 : 0;  // the current opcode is counted but not yet executed
+    v.faces = faces;
+    v.frames = stack;
+    v.position = rel;
+    v.pool = pool;
+    v.epoch = epoch;
+    v.texture = texture;
+    v.code = {code, code_size};
+    v.state = &state;
+    return v;
   }
 
   bool dispatch(Handler h, uint32_t off) {
@@ -798,6 +813,20 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     runner->begin_run(state, &sink);
   }
   Machine m(*this, state, sink, runner);
+  if (runner) {
+    if (hook_) {
+      // The debugger sees every x86 instruction (traced runs only) with the registers before it.
+      runner->set_instruction_observer(
+          [&m](const X86InstructionEvent& e, const x86::Registers& regs) {
+            DebugView v = m.debug_view(m.pos - 2);
+            v.x86_instruction = &e;
+            v.x86_registers = &regs;
+            m.hook->pause(v);
+          });
+    } else {
+      runner->set_instruction_observer(nullptr);
+    }
+  }
   auto execute = [&] {
     if (dispatch == Dispatch::kThreaded) {
       m.run_threaded();
@@ -811,9 +840,16 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     m.executed = &executed;
   }
   execute();
-  if (state.merged && m.result.clean) run_merged_harvest(m, execute);
+  if (state.merged && m.result.clean && !m.hook_stopped) run_merged_harvest(m, execute);
   m.result.ops = m.steps;
   m.result.faces = m.faces;
+  if (hook_) {
+    DebugView v = m.debug_view(m.result.end_offset);
+    v.steps = m.steps;
+    v.end = &m.result;
+    hook_->pause(v);
+    if (runner) runner->set_instruction_observer(nullptr);
+  }
   sink.on_end({kEngine, m.result.end_offset, m.result.reason, m.result.clean, m.result.ops,
                m.result.faces});
   return m.result;

@@ -14,6 +14,7 @@
 
 #include "interp/common/events.h"
 #include "interp/fa/articulation.h"
+#include "interp/fa/debug_hook.h"
 #include "interp/fa/run_state.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
@@ -46,20 +47,23 @@ class Interpreter {
   const std::vector<uint16_t>& lod_thresholds() const { return lod_thresholds_; }
   int64_t synthetic_projected_size(uint32_t level) const;
 
+  // Attaches a debugger (debug_hook.h); nullptr detaches it. Not owned.
+  void set_debug_hook(DebugHook* hook) { hook_ = hook; }
+
  private:
   struct Machine;
-  struct Slot;
   template <typename Execute>
   void run_merged_harvest(Machine& m, Execute&& execute);
   const Shape& shape_;
   WalkResult walk_;
   std::vector<uint16_t> lod_thresholds_;
   std::map<uint32_t, uint32_t> x86_ends_;  // X86Code offset -> end of its x86 region
-  std::vector<Slot> pool_;                 // the vertex pool, reused by every run
+  std::vector<PoolSlot> pool_;             // the vertex pool, reused by every run
   std::unique_ptr<X86Runner> x86_;         // created by the first run that executes x86
   std::unique_ptr<ArticulationAnalysis> articulations_;  // for --merged, made on first use
   bool x86_trace_ = false;
   uint32_t epoch_ = 0;
+  DebugHook* hook_ = nullptr;
 };
 
 }  // namespace shapevm::fa

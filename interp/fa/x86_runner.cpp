@@ -66,6 +66,7 @@ struct X86Runner::Impl {
   EventSink* sink = nullptr;
   const RunState* state = nullptr;
   uint64_t counted = 0;
+  InstructionObserver observer;  // a debugger's (set_instruction_observer)
 
   explicit Impl(const Shape& s, bool t) : shape(s), trace(t) {}
   ~Impl() {
@@ -159,7 +160,7 @@ struct X86Runner::Impl {
       obs.code_end = code_base + static_cast<uint32_t>(code.size());
       obs.on_instruction = [this](uint32_t address, uint32_t size) {
         ++counted;
-        if (!sink) return;
+        if (!sink && !observer) return;
         const uint32_t off = address - code_base;
         X86InstructionEvent e;
         e.engine = kEngine;
@@ -169,7 +170,8 @@ struct X86Runner::Impl {
           auto insns = disassembler.disassemble(e.bytes, address);
           if (!insns.empty()) e.text = insns.front().text;
         }
-        sink->on_x86_instruction(e);
+        if (sink) sink->on_x86_instruction(e);
+        if (observer) observer(e, sandbox->registers());
       };
       obs.watch_begin = kX86GlobalsBase;
       obs.watch_end = kX86GlobalsBase + static_cast<uint32_t>(globals.size());
@@ -346,6 +348,10 @@ const uint8_t* X86Runner::code() const {
 
 X86BlockResult X86Runner::run_block(uint32_t x86code_offset) {
   return impl_->run(x86code_offset);
+}
+
+void X86Runner::set_instruction_observer(InstructionObserver observer) {
+  impl_->observer = std::move(observer);
 }
 
 }  // namespace shapevm::fa

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@
 #include "interp/common/events.h"
 #include "interp/fa/run_state.h"
 #include "interp/fa/shape.h"
+#include "x86/sandbox.h"
 
 namespace shapevm::fa {
 
@@ -53,6 +55,12 @@ class X86Runner {
   // The CODE bytes as the interpreter must read them (shared with the guest).
   const uint8_t* code() const;
   X86BlockResult run_block(uint32_t x86code_offset);
+
+  // For a debugger: called before each x86 instruction with the registers it starts from. Only
+  // a runner built with `trace` observes instructions; nullptr removes the observer.
+  using InstructionObserver =
+      std::function<void(const X86InstructionEvent&, const x86::Registers&)>;
+  void set_instruction_observer(InstructionObserver observer);
 
   // The data value an import has before a run when the state does not set it (facts §4).
   static int64_t default_import_value(const std::string& name, const RunState& state);

@@ -1,0 +1,311 @@
+// The debugger core (harness/debugger.h) driven through the FA adapter on the bundled examples:
+// breakpoints stop at the right offsets, next steps over a call, finish returns to the caller,
+// reverse moves reproduce earlier states exactly, x86 single-stepping shows the block's
+// instructions (FA-18/FA-19: the gear guard re-enters the bytecode at the arm the input selects),
+// and the partial frame at the end is the frame `render` draws.
+#include <doctest/doctest.h>
+
+#include "harness/debugger.h"
+#include "interp/common/input_error.h"
+#include "tools/fa_debug_engine.h"
+#include "tools/fa_shape_loader.h"
+#include "tools/render_fa.h"
+#include "tools/run_options.h"
+
+using namespace shapevm;
+using harness::BreakKind;
+using harness::Breakpoint;
+using harness::Debugger;
+using harness::Snapshot;
+
+namespace {
+
+std::string example(const std::string& name) {
+  return std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + name;
+}
+
+tools::FaDebugOptions options(const std::string& name, std::vector<std::string> sets = {}) {
+  tools::FaDebugOptions o;
+  o.file = example(name);
+  o.run.sets = std::move(sets);  // 640x480: the frame height is scrh, which picks the LOD
+  return o;
+}
+
+Breakpoint mnemonic(const std::string& m) {
+  Breakpoint b;
+  b.kind = BreakKind::kMnemonic;
+  b.mnemonic = m;
+  return b;
+}
+
+Breakpoint at(uint32_t offset) {
+  Breakpoint b;
+  b.kind = BreakKind::kOffset;
+  b.number = offset;
+  return b;
+}
+
+// The offset of the nth listing line whose text starts with `prefix` (after indentation). In
+// jet.fas the Unmask lines are, in order: @wings, @fin, and the gear arm after the first x86.
+uint32_t listing_offset(const harness::DebugEngine& e, const std::string& prefix, int nth = 1) {
+  for (const auto& line : e.listing()) {
+    const auto start = line.text.find_first_not_of(' ');
+    if (line.offset && start != std::string::npos &&
+        line.text.compare(start, prefix.size(), prefix) == 0 && --nth == 0)
+      return *line.offset;
+  }
+  FAIL("no listing line starts with " << prefix);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("debugger: the session starts before the first instruction and steps count bytecode") {
+  tools::FaDebugEngine engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  CHECK(d.current().tick == 0);
+  CHECK(d.current().steps == 0);
+  CHECK(d.current().offset == 14);  // FA: the first instruction follows the 14-byte header
+  CHECK(d.current().depth == 0);
+  CHECK(d.current().pool.empty());
+  d.step(3);
+  CHECK(d.current().steps == 3);
+  CHECK_FALSE(d.current().native);
+  d.goto_tick(UINT64_MAX);  // past the end: stops at the end
+  CHECK(d.current().ended);
+}
+
+TEST_CASE("debugger: step 50 then back 10 is exactly the state after step 40 on every example") {
+  for (const char* name : {"jet.SH", "tank.SH", "radar.SH", "hangar.SH"}) {
+    CAPTURE(name);
+    tools::FaDebugEngine engine(options(name, {"_PLgearDown=1"}));
+    Debugger d(engine);
+    d.restart();
+    d.step(50);
+    const bool ended = d.current().ended;
+    const uint64_t steps = d.current().steps;
+    d.back(10);
+    const Snapshot after_back = d.current();
+    d.restart();
+    d.step(ended ? steps - 10 : 40);
+    CHECK(after_back == d.current());
+    if (!ended) CHECK(after_back.steps == 40);
+  }
+}
+
+TEST_CASE("debugger: reverse-stepi walks every pause point back to identical snapshots") {
+  tools::FaDebugEngine engine(options("jet.SH", {"_PLgearDown=1"}));
+  Debugger d(engine);
+  d.restart();
+  std::vector<Snapshot> forward{d.current()};
+  while (!d.current().ended) {
+    d.stepi();
+    forward.push_back(d.current());
+  }
+  REQUIRE(forward.size() > 20);
+  bool saw_native = false;
+  for (size_t i = forward.size() - 1; i-- > 0;) {
+    d.reverse_stepi();
+    REQUIRE(d.current().tick == i);
+    CHECK(d.current() == forward[i]);
+    saw_native = saw_native || d.current().native.has_value();
+  }
+  CHECK(saw_native);
+}
+
+TEST_CASE("debugger: breakpoints by offset and mnemonic stop before that instruction") {
+  tools::FaDebugEngine engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  const uint32_t unmask = listing_offset(engine, "Unmask");
+  d.add_breakpoint(at(unmask));
+  auto r = d.cont();
+  CHECK(r.reason.find("breakpoint 1") == 0);
+  CHECK(d.current().offset == unmask);
+  CHECK(d.current().mnemonic == "Unmask");
+  d.add_breakpoint(mnemonic("ShortEOF"));
+  r = d.cont();
+  CHECK(r.reason.find("breakpoint 2") == 0);
+  CHECK(d.current().mnemonic == "ShortEOF");
+  CHECK(d.current().depth == 2);  // the left wing, called by the OrderField inside the Unmask
+}
+
+TEST_CASE("debugger: next steps over a call and finish returns to the caller") {
+  tools::FaDebugEngine engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  const uint32_t unmask = listing_offset(engine, "Unmask");
+  d.add_breakpoint(at(unmask));
+  d.cont();
+  REQUIRE(d.current().offset == unmask);
+  const uint64_t faces_before = d.current().faces;
+  // next: the whole wing fragment runs (both wings drawn), then the instruction after the call.
+  d.next();
+  CHECK(d.current().offset == unmask + 4);
+  CHECK(d.current().depth == 0);
+  CHECK(d.current().faces == faces_before + 2);
+  // back goes into the fragment that just returned; reverse-next steps back over the call.
+  d.back();
+  CHECK(d.current().depth == 1);
+  CHECK(d.current().mnemonic == "ShortEOF");
+  d.step();
+  d.reverse_next();
+  CHECK(d.current().offset == unmask);
+  d.step();
+  CHECK(d.current().depth == 1);
+  REQUIRE(d.current().frames.size() == 1);
+  CHECK(d.current().frames[0].call == unmask);
+  CHECK(d.current().frames[0].resume == unmask + 4);
+  CHECK(d.current().frames[0].entry == d.current().offset);
+  d.step();  // into the OrderField selector's call: depth 2
+  CHECK(d.current().depth == 2);
+  auto r = d.finish();
+  CHECK(r.reason.find("finish") == 0);
+  CHECK(d.current().depth == 1);
+  d.finish();
+  CHECK(d.current().depth == 0);
+  CHECK(d.current().offset == unmask + 4);
+  // finish at the top level has no caller
+  CHECK_THROWS_AS(d.finish(), harness::DebugError);
+  // reverse-finish goes back to the call that entered a fragment
+  d.back();
+  CHECK(d.current().depth == 1);
+  d.reverse_finish();
+  CHECK(d.current().offset == unmask);
+  CHECK(d.current().depth == 0);
+}
+
+TEST_CASE("debugger: FA-18/FA-19 x86 single-step shows the gear guard and resumes at the arm") {
+  tools::FaDebugEngine engine(options("jet.SH", {"_PLgearDown=1"}));
+  Debugger d(engine);
+  d.restart();
+  Breakpoint b;
+  b.kind = BreakKind::kNativeEntry;
+  d.add_breakpoint(b);
+  d.cont();
+  REQUIRE(d.current().native);
+  const uint32_t block = d.current().offset;
+  CHECK(d.current().mnemonic == "X86Code");
+  CHECK(d.current().native->offset == block + 2);  // the payload just past F0 00
+  CHECK(d.current().native->text.find("cmp word ptr") == 0);
+  CHECK(harness::snapshot_value(d.current(), "esi") ==
+        harness::snapshot_value(d.current(), "eip"));  // do_start_asm: push esi; ret
+  d.stepi();
+  REQUIRE(d.current().native);
+  CHECK(d.current().native->text.find("jne") == 0);
+  d.stepi();
+  REQUIRE(d.current().native);
+  CHECK(d.current().native->text.find("push") == 0);
+  const uint32_t gear_arm = listing_offset(engine, "Unmask", 3);
+  auto r = d.native_finish();
+  CHECK_FALSE(d.current().native);
+  CHECK(d.current().offset == gear_arm);
+  CHECK(d.current().mnemonic == "Unmask");
+  // without the gear, the guard jumps over the arm: the next block resumes after it
+  d.set("_PLgearDown=0");
+  CHECK(d.current().tick == 0);
+  CHECK(d.breakpoints().size() == 1);  // breakpoints survive the restart
+  d.cont();
+  REQUIRE(d.current().native);
+  d.native_finish();
+  // The guard's jne lands in the second block, which re-enters after the arm (after_gear).
+  CHECK(d.current().offset != gear_arm);
+  CHECK(d.current().mnemonic == "UnkB8");
+  CHECK_THROWS_AS(d.native_finish(), harness::DebugError);
+}
+
+TEST_CASE("debugger: face, diagnostic and conditional breakpoints and watchpoints") {
+  tools::FaDebugEngine engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  Breakpoint face;
+  face.kind = BreakKind::kFace;
+  face.number = 3;
+  d.add_breakpoint(face);
+  auto r = d.cont();
+  CHECK(r.reason.find("after face #3") != std::string::npos);
+  CHECK(d.current().faces == 4);  // faces 0..3 drawn
+  d.remove(1);
+
+  // Conditional: the first Face instruction once pool slot 15 (the tail's last vertex) exists.
+  d.restart();
+  Breakpoint cond = mnemonic("Face");
+  cond.condition = harness::parse_condition("pool[15].y == -85");
+  d.add_breakpoint(cond);
+  d.cont();
+  CHECK(d.current().mnemonic == "Face");
+  CHECK(harness::snapshot_value(d.current(), "pool[15].y") == -85);
+  CHECK(d.current().faces == 0);  // the very first Face: the pool is written before any face
+  d.remove(2);
+
+  // Watchpoint: the VertexBuffer that writes slot 0 stops right after it.
+  d.restart();
+  const int w = d.add_watchpoint("pool[0]");
+  r = d.cont();
+  CHECK(r.reason.find("watchpoint") == 0);
+  CHECK(r.reason.find("pool[0].x <none> -> 0") != std::string::npos);
+  CHECK(d.current().pool.size() == 16);
+  d.remove(w);
+
+  // A condition that never holds lets the run end; continuing past the end is refused.
+  d.restart();
+  Breakpoint never = mnemonic("Face");
+  never.condition = harness::parse_condition("_frameCounter == 7");
+  d.add_breakpoint(never);
+  d.cont();
+  CHECK(d.current().ended);
+  CHECK(d.current().end_clean);
+  CHECK_THROWS_AS(d.cont(), harness::DebugError);
+  // reverse-continue with the breakpoint never hit goes to the start
+  r = d.reverse_continue();
+  CHECK(d.current().tick == 0);
+  CHECK(r.reason.find("start of run") == 0);
+  CHECK_THROWS_AS(harness::parse_condition("pool[1].x = 3"), std::invalid_argument);
+  CHECK_THROWS_AS(d.set("nonsense"), InputError);
+}
+
+TEST_CASE("debugger: reverse-continue stops at the latest earlier breakpoint hit") {
+  tools::FaDebugEngine engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  d.add_breakpoint(mnemonic("Face"));
+  d.cont();
+  const Snapshot first = d.current();
+  d.cont();
+  const Snapshot second = d.current();
+  d.cont();
+  d.reverse_continue();
+  CHECK(d.current() == second);
+  d.reverse_continue();
+  CHECK(d.current() == first);
+}
+
+TEST_CASE("debugger: the partial frame grows in painter's order up to the frame render draws") {
+  tools::FaDebugOptions o = options("tank.SH");
+  o.width = 160;
+  o.height = 120;
+  tools::FaDebugEngine engine(o);
+  Debugger d(engine);
+  d.restart();
+  const raster::Framebuffer empty = d.partial_frame(0);
+  for (int y = 0; y < empty.height(); ++y)
+    for (int x = 0; x < empty.width(); ++x) REQUIRE(empty.at(x, y) == 0);
+  Breakpoint face;
+  face.kind = BreakKind::kFace;
+  face.number = 0;
+  d.add_breakpoint(face);
+  d.cont();
+  const raster::Framebuffer one = d.partial_frame(0);
+  d.remove(1);
+  d.cont();
+  REQUIRE(d.current().ended);
+  const raster::Framebuffer all = d.partial_frame(0);
+  const fa::Shape shape = tools::load_fa_shape(example("tank.SH"));
+  tools::RunOptions run;
+  const auto rendered =
+      tools::render_fa_frame(shape, tools::fa_run_state(run, 120), 160, 120, 0, nullptr);
+  CHECK(all == rendered.frame);
+  CHECK_FALSE(one == all);
+  CHECK_FALSE(one == empty);
+}
