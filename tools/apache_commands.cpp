@@ -124,7 +124,7 @@ void apache_examples(const std::vector<std::filesystem::path>& archives, const s
     const std::string group = path.parent_path().filename().string();
     for (const auto& rec : session.archive().records()) {
       const apache::RunState state = apache_run_state(RunOptions{}, 640, 480);
-      ApacheFrame frame = render_apache_frame(session, rec.index, state, 0);
+      ApacheFrame frame = render_apache_frame(session, rec.index, state, kApacheExampleBackground);
       const std::string stem =
           rec.header.name.empty() ? fmt::format("{}", rec.index) : rec.header.name;
       const auto png = std::filesystem::path(out) / fmt::format("apache_{}_{}.png", group, stem);

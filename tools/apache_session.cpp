@@ -256,7 +256,9 @@ std::string apache_info_text(ApacheSession& session) {
                   j["next_record"].get<int>(), j["lod_chain"].dump());
   out += fmt::format("  bounds {} radius {} height {}\n", j["bounds"].dump(),
                      j["radius"].get<int>(), j["height"].get<int>());
-  for (const auto& [name, s] : j["sections"].items()) {
+  for (int index = 0; index < apache::kSectionCount; ++index) {  // header order, not JSON's
+    const std::string name = apache::section_name(index);
+    const auto& s = j["sections"][name];
     if (s["stored"].get<uint32_t>() == 0) {
       out += fmt::format("  {:<28} absent\n", name);
     } else {

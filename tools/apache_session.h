@@ -52,6 +52,10 @@ class ApacheSession {
 apache::RunState apache_run_state(const RunOptions& options, int width, int height);
 nlohmann::json apache_state_json(const apache::RunState& state);
 
+// The background the examples and golden frames are drawn on: a mid grey of the built-in ramps, so
+// the black shadow meshes show.
+inline constexpr uint8_t kApacheExampleBackground = 18;
+
 struct ApacheFrame {
   raster::Framebuffer frame;
   apache::RunResult result;

@@ -59,7 +59,7 @@ inline constexpr int32_t kGridBias = 32;
 // the model's encoding) but without a count.
 inline constexpr uint32_t kBoundingBoxVertices = 8;
 
-// Default camera: 3x the horizontal radius (or of the vertex extent when the radius is 0),
+// Default camera: 3x the larger of the horizontal radius and half the bounding-box diagonal,
 // heading 30 degrees (front-left, so the -z front is seen), pitch 20 degrees.
 inline constexpr int kDefaultCameraRadiusMultiple = 3;
 inline constexpr int kDefaultCameraHeading = 30;

@@ -409,76 +409,89 @@ struct Interpreter::Impl {
         e.depth = depth;
         sink->on_op(e);
       }
-      const uint32_t next = ins.offset + ins.size;
-      switch (static_cast<Opcode>(ins.op)) {
-        case Opcode::kFace:  // AP-10
-          m.winding = draw_packet(m, ins.packet, ins.offset);
-          pc = next;
-          break;
-        case Opcode::kFace2:  // AP-11, AP-21
-          if (m.winding >= 0) draw_packet(m, ins.packet, ins.offset);
-          pc = next;
-          break;
-        case Opcode::kWinding: {  // AP-12, AP-18
-          for (uint8_t index : ins.polygon) {
-            if (index >= m.view.size()) {
-              throw InputError(archive.source(), ins.offset + 2,
-                               fmt::format("expected decision-polygon vertex indices below {}, "
-                                           "found {}",
-                                           m.view.size(), index));
-            }
-          }
-          const int32_t w = winding_of(m, ins.polygon[0], ins.polygon[1], ins.polygon[2]);
-          const uint32_t front = ins.branches[0], back = ins.branches[1];
-          const bool facing = w >= 0;
-          branch(ins, BranchKind::kWinding, facing, facing ? back : front, w, 0);
-          // The side away from the viewer first, the viewer's side on top.
-          call(m, ins, facing ? back : front, ins.continuation, depth);
-          call(m, ins, facing ? front : back, ins.continuation, depth);
-          pc = ins.continuation;
-          break;
-        }
-        case Opcode::kIfMask: {  // AP-13
-          const bool set = (state->anim & ins.mask) != 0;
-          branch(ins, BranchKind::kMask, set, set ? ins.branches[0] : ins.continuation, state->anim,
-                 ins.mask);
-          if (set) call(m, ins, ins.branches[0], ins.continuation, depth);
-          pc = ins.continuation;
-          break;
-        }
-        case Opcode::kChoose: {  // AP-14
-          const bool set = (state->anim & ins.mask) != 0;
-          const uint32_t target = set ? ins.branches[0] : ins.branches[1];
-          branch(ins, BranchKind::kMask, set, target, state->anim, ins.mask);
-          call(m, ins, target, ins.continuation, depth);
-          pc = ins.continuation;
-          break;
-        }
-        case Opcode::kSelect: {  // AP-15
-          const uint32_t index = (state->anim >> ins.shift) & ins.mask;
-          const bool authored = index < ins.branches.size();
-          branch(ins, BranchKind::kSelector, authored,
-                 authored ? ins.branches[index] : ins.continuation, index,
-                 static_cast<int64_t>(ins.branches.size()));
-          if (authored) {
-            call(m, ins, ins.branches[index], ins.continuation, depth);
-          } else {
-            diagnose(ins.offset, DiagnosticLevel::kInfo,
-                     fmt::format("select value {} is beyond the {} authored cases: no case drawn",
-                                 index, ins.branches.size()));
-          }
-          pc = ins.continuation;
-          break;
-        }
-        case Opcode::kAttached:  // AP-16
-          draw_attached(m, ins, depth);
-          pc = next;
-          break;
-        case Opcode::kReturn:  // AP-16
-          return;
-      }
+      if (!(this->*kHandlers[ins.op])(m, ins, depth, pc)) return;
     }
   }
+
+  // ---- The eight handlers, indexed by opcode (kHandlers). Each sets the next pc; false = ret.
+
+  bool op_face(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-10
+    m.winding = draw_packet(m, ins.packet, ins.offset);
+    pc = ins.offset + ins.size;
+    return true;
+  }
+
+  bool op_face2(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-11, AP-21
+    if (m.winding >= 0) draw_packet(m, ins.packet, ins.offset);
+    pc = ins.offset + ins.size;
+    return true;
+  }
+
+  bool op_winding(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-12
+    for (uint8_t index : ins.polygon) {
+      if (index >= m.view.size()) {
+        throw InputError(archive.source(), ins.offset + 2,
+                         fmt::format("expected decision-polygon vertex indices below {}, found {}",
+                                     m.view.size(), index));
+      }
+    }
+    const int32_t w = winding_of(m, ins.polygon[0], ins.polygon[1], ins.polygon[2]);
+    const uint32_t front = ins.branches[0], back = ins.branches[1];
+    const bool facing = w >= 0;
+    branch(ins, BranchKind::kWinding, facing, facing ? back : front, w, 0);
+    // The side away from the viewer first, the viewer's side on top (AP-18: then continue).
+    call(m, ins, facing ? back : front, ins.continuation, depth);
+    call(m, ins, facing ? front : back, ins.continuation, depth);
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_ifmask(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-13
+    const bool set = (state->anim & ins.mask) != 0;
+    branch(ins, BranchKind::kMask, set, set ? ins.branches[0] : ins.continuation, state->anim,
+           ins.mask);
+    if (set) call(m, ins, ins.branches[0], ins.continuation, depth);
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_choose(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-14
+    const bool set = (state->anim & ins.mask) != 0;
+    const uint32_t target = set ? ins.branches[0] : ins.branches[1];
+    branch(ins, BranchKind::kMask, set, target, state->anim, ins.mask);
+    call(m, ins, target, ins.continuation, depth);
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_select(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-15
+    const uint32_t index = (state->anim >> ins.shift) & ins.mask;
+    const bool authored = index < ins.branches.size();
+    branch(ins, BranchKind::kSelector, authored, authored ? ins.branches[index] : ins.continuation,
+           index, static_cast<int64_t>(ins.branches.size()));
+    if (authored) {
+      call(m, ins, ins.branches[index], ins.continuation, depth);
+    } else {
+      diagnose(ins.offset, DiagnosticLevel::kInfo,
+               fmt::format("select value {} is beyond the {} authored cases: no case drawn", index,
+                           ins.branches.size()));
+    }
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_attached(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-16
+    draw_attached(m, ins, depth);
+    pc = ins.offset + ins.size;
+    return true;
+  }
+
+  bool op_return(Model&, const Instruction&, uint32_t, uint32_t&) { return false; }  // AP-16
+
+  using Handler = bool (Impl::*)(Model&, const Instruction&, uint32_t, uint32_t&);
+  static constexpr std::array<Handler, kOpcodeCount> kHandlers{
+      &Impl::op_face,   &Impl::op_face2,  &Impl::op_winding,  &Impl::op_ifmask,
+      &Impl::op_choose, &Impl::op_select, &Impl::op_attached, &Impl::op_return};
 
   void draw_attached(Model& m, const Instruction& ins, uint32_t depth) {
     const auto& attachments = m.geometry->attachments;
@@ -616,10 +629,10 @@ struct Interpreter::Impl {
 
   int64_t camera_distance(const ModelRecord& rec, const RunState& s) const {
     if (s.camera.distance > 0) return s.camera.distance;
-    int64_t radius = rec.header.radius;
-    if (radius <= 0) {
-      for (int32_t v : rec.header.bounds) radius = std::max<int64_t>(radius, std::abs(int64_t{v}));
-    }
+    // The larger of the horizontal radius and half the bounding box's diagonal, so tall models fit.
+    const auto& b = rec.header.bounds;
+    const int64_t dx = int64_t{b[1]} - b[0], dy = int64_t{b[3]} - b[2], dz = int64_t{b[5]} - b[4];
+    int64_t radius = std::max<int64_t>(rec.header.radius, isqrt(dx * dx + dy * dy + dz * dz) / 2);
     if (radius <= 0) radius = 1024;
     return radius * assumed::kDefaultCameraRadiusMultiple;
   }

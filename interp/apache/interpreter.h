@@ -2,7 +2,7 @@
 // model record for one state: picks the LOD record, constructs the attached instances, draws the
 // shadow pass (when the model casts one) and then the model, emitting every opcode, branch,
 // call/return, face and diagnostic to an EventSink. Opcodes are decoded through the one operand
-// table (opcodes.h) and executed by a switch over the eight opcodes.
+// table (opcodes.h) and executed through a table of eight handlers indexed by the opcode byte.
 #pragma once
 
 #include <array>

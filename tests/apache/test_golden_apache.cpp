@@ -43,7 +43,8 @@ tools::ApacheFrame render(const GoldenCase& c) {
   tools::ApacheSession session(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/apache/") + c.example +
                                "/3DOBJS.BIN:" + c.member);
   return tools::render_apache_frame(session, session.record(),
-                                    tools::apache_run_state(c.options, 640, 480), 0);
+                                    tools::apache_run_state(c.options, 640, 480),
+                                    tools::kApacheExampleBackground);
 }
 
 }  // namespace
