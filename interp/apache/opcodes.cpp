@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/apache/assumptions.h"
-#include "interp/common/byte_reader.h"
+#include "interp/apache/program_reader.h"
 
 namespace shapevm::apache {
 namespace {
@@ -65,7 +65,7 @@ const OpcodeInfo* opcode_by_name(std::string_view name) {
 
 void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const std::string& source,
                         Instruction& out) {
-  const ByteReader r(bytes, source);
+  const ProgramReader r(bytes, source);
   const uint8_t op = r.u8(offset, "a drawing opcode");
   const OpcodeInfo* info = opcode_info(op);
   if (info == nullptr) r.fail(offset, fmt::format("expected a drawing opcode 0..7, found {}", op));
@@ -77,7 +77,10 @@ void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const s
   out.polygon = {};
   uint32_t at = offset + 1;
   auto displacement = [&](const char* role) {
-    const int16_t d = r.i16(at, fmt::format("the {} branch displacement of {}", role, info->name));
+    // Messages are formatted only on failure: this is the interpreter's hot path.
+    if (!r.has(at, 2))
+      r.require(at, 2, fmt::format("the {} branch displacement of {}", role, info->name));
+    const int16_t d = load_i16(bytes.data() + at);
     at += 2;
     const int64_t target = int64_t{at} + d;  // relative to the byte after the displacement
     if (target < 0 || target >= static_cast<int64_t>(bytes.size())) {

@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "interp/common/byte_reader.h"
+#include "interp/apache/program_reader.h"
 
 namespace shapevm::apache {
 namespace {
@@ -68,15 +68,17 @@ PacketVertex Packet::vertex(size_t i) const {
 
 void decode_packet(std::span<const uint8_t> bytes, uint32_t offset, const std::string& source,
                    Packet& out) {
-  const ByteReader r(bytes, source);
+  const ProgramReader r(bytes, source);
   const uint8_t type_byte = r.u8(offset, "a primitive type byte");
   const PacketType* type = packet_type(type_byte);
   if (type == nullptr) {
     r.fail(offset, fmt::format("expected a primitive type 0..21, found {}", type_byte));
   }
-  r.require(offset, type->header_bytes,
-            fmt::format("the {}-byte header of a type {} ({}) packet", type->header_bytes,
-                        type_byte, type->name));
+  // Messages are formatted only on failure: this is the interpreter's hot path.
+  if (!r.has(offset, type->header_bytes))
+    r.require(offset, type->header_bytes,
+              fmt::format("the {}-byte header of a type {} ({}) packet", type->header_bytes,
+                          type_byte, type->name));
   out = Packet{};
   out.offset = offset;
   out.type = type;
@@ -104,9 +106,11 @@ void decode_packet(std::span<const uint8_t> bytes, uint32_t offset, const std::s
     out.has_face_normal = true;
   }
   const size_t vertex_size = size_t{out.count} * type->vertex_bytes;
-  out.vertex_bytes = r.bytes(offset + type->header_bytes, vertex_size,
-                             fmt::format("{} vertices of {} bytes for a type {} ({}) packet",
-                                         out.count, type->vertex_bytes, type_byte, type->name));
+  if (!r.has(offset + type->header_bytes, vertex_size))
+    r.require(offset + type->header_bytes, vertex_size,
+              fmt::format("{} vertices of {} bytes for a type {} ({}) packet", out.count,
+                          type->vertex_bytes, type_byte, type->name));
+  out.vertex_bytes = bytes.subspan(offset + type->header_bytes, vertex_size);
   out.size = static_cast<uint32_t>(type->header_bytes + vertex_size);
 }
 
