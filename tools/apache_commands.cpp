@@ -109,7 +109,7 @@ void apache_export(const std::string& spec, const std::string& output, const std
   std::map<std::string, std::array<int, 2>> sizes;
   for (const auto& f : mesh.faces()) {
     if (f.texture.empty() || sizes.count(f.texture)) continue;
-    if (const auto* t = session.find_texture(f.texture)) sizes[f.texture] = {t->width, t->width};
+    if (const auto* t = session.find_texture(f.texture)) sizes[f.texture] = {t->width, t->height};
   }
   // Model units are 1/16 of the stored short coordinates; the OBJ keeps model units.
   write_text_atomic(output, mesh.to_obj(1.0, sizes),

@@ -155,6 +155,7 @@ struct Interpreter::Impl {
   uint32_t sequence = 0;
   bool shadow_pass = false;
   int64_t shadow_plane = 0;
+  std::array<int32_t, 3> sun{};  // the light normalised to 127 (bounded products when projecting)
   std::deque<Instruction> instructions;  // one per depth, reused (a deque keeps references)
   std::vector<FaceCorner> corners;
 
@@ -192,7 +193,7 @@ struct Interpreter::Impl {
     for (size_t i = 0; i < local.size(); ++i) {
       std::array<int64_t, 3> world = m.transform.apply(local[i]);
       if (shadow_pass) {
-        if (auto flat = project_onto_plane(world, state->light, shadow_plane)) world = *flat;
+        if (auto flat = project_onto_plane(world, sun, shadow_plane)) world = *flat;
       }
       m.view[i] = view.to_view(world);
       raster::ViewVertex v{m.view[i].x, m.view[i].y, std::max(-m.view[i].z, state->near_z)};
@@ -571,8 +572,9 @@ struct Interpreter::Impl {
     try {
       if (s.shadows && rec.header.casts_shadow()) {
         shadow_pass = true;
+        sun = unit127({s.light[0], s.light[1], s.light[2]});
         shadow_plane = plane_for(rec);
-        if (s.light[1] > 0) {
+        if (sun[1] > 0) {
           draw_model(rec, Transform{}, 0, nullptr);
         } else {
           diagnose(rec.offset, DiagnosticLevel::kInfo,
@@ -618,7 +620,7 @@ struct Interpreter::Impl {
                          fmt::format("receiver record #{} is empty", *state->receiver));
       }
       // The model's origin projected to sea level (y = 0) decides whether it is over the deck.
-      if (auto at = project_onto_plane({0, 0, 0}, state->light, 0)) {
+      if (auto at = project_onto_plane({0, 0, 0}, sun, 0)) {
         if (auto deck =
                 receiver_plane(receiver->header, state->receiver_heading, (*at)[0], (*at)[2]))
           plane = *deck;

@@ -1,7 +1,7 @@
 // Static disassembly of a model's drawing program: every instruction reachable from the program
 // start through fall-through, branches and continuations, in offset order, with labels on branch
-// targets and packets decoded. The text is the program part of the assembler's language
-// (docs/apache.md), so a listing can be edited and assembled again.
+// targets and packets decoded. Instructions are written in the program syntax of the assembler
+// language (docs/apache.md); header, vertices and the rest of a record are shown by `info`.
 #pragma once
 
 #include <cstdint>
