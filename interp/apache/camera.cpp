@@ -20,8 +20,10 @@ int normalize(int degrees) {
   return d < 0 ? d + 360 : d;
 }
 
+// Symmetric saturation: view coordinates are negated downstream (depth = -z), so INT32_MIN is
+// never produced.
 int32_t saturate(int64_t v) {
-  return static_cast<int32_t>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+  return static_cast<int32_t>(std::clamp<int64_t>(v, -INT32_MAX, INT32_MAX));
 }
 
 }  // namespace
