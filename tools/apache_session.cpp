@@ -73,10 +73,11 @@ const raster::Texture* ApacheSession::find_texture(std::string_view name) {
 }
 
 apache::RunState apache_run_state(const RunOptions& o, int width, int height) {
-  if (o.frame != 0 || o.detail || o.destroyed || o.effects != 0 || o.no_x86 || o.x86_trace) {
+  if (o.frame != 0 || o.detail || o.destroyed || o.effects != 0 || o.no_x86 || o.x86_trace ||
+      o.merged) {
     throw InputError("options",
-                     "--frame, --detail, --destroyed, --effects, --no-x86 and "
-                     "--x86-trace are FA state; Apache uses --set anim=N and --lod");
+                     "--frame, --detail, --destroyed, --effects, --no-x86, --x86-trace and "
+                     "--merged are FA state; Apache uses --set anim=N and --lod");
   }
   apache::RunState s;
   s.width = width;

@@ -48,7 +48,7 @@ class ApacheSession {
 };
 
 // The Apache state from the common options (--lod, --camera, --set, budgets); FA-only options
-// (--frame, --detail, --destroyed, --effects) are refused.
+// (--frame, --detail, --destroyed, --effects, --no-x86, --x86-trace, --merged) are refused.
 apache::RunState apache_run_state(const RunOptions& options, int width, int height);
 nlohmann::json apache_state_json(const apache::RunState& state);
 
