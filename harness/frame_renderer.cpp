@@ -28,9 +28,14 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     v.z = -c.view.z;  // events look down -z; the projection looks down +z
     v.u = static_cast<raster::Fixed>(c.texcoord[0]) << 16;
     v.v = static_cast<raster::Fixed>(c.texcoord[1]) << 16;
+    v.shade = c.shade;
     polygon_.push_back(v);
   }
   screen_.clear();
+  if (e.shape != FaceShape::kPolygon) {
+    draw_open(e);
+    return;
+  }
   if (polygon_.size() == 2) {
     raster::ViewVertex a = polygon_[0], b = polygon_[1];
     if (!raster::clip_line_near(a, b, settings_.near_z)) {
@@ -57,6 +62,17 @@ void FrameRenderer::on_face(const FaceEvent& e) {
   ++filled_;
   if (screen_.size() == 1) {
     raster::draw_point(frame_, screen_[0], e.color);
+  } else if (e.styled()) {
+    raster::SurfaceStyle style;
+    style.color = e.color;
+    style.color2 = e.color2;
+    style.pattern = e.pattern;
+    style.pattern_alternates = e.pattern_alternates;
+    style.texture = texture;
+    style.linear_addressing = e.texture_linear;
+    style.shade_rows = e.shade_rows;
+    style.remap = e.remap;
+    raster::fill_styled(frame_, screen_, style);
   } else if (texture != nullptr) {
     if (settings_.perspective_textures_when_flag_0x10 && (e.content_flags & 0x10)) {
       raster::fill_textured_perspective(frame_, screen_, *texture);
@@ -65,6 +81,34 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     }
   } else {
     raster::fill_flat(frame_, screen_, e.color);
+  }
+}
+
+void FrameRenderer::draw_open(const FaceEvent& e) {
+  bool drew = false;
+  if (e.shape == FaceShape::kPoints) {
+    for (const auto& v : polygon_) {
+      raster::ScreenVertex s;
+      if (v.z >= settings_.near_z && raster::project(projection_, v, s)) {
+        raster::draw_point(frame_, s, e.color);
+        drew = true;
+      }
+    }
+  } else {
+    for (size_t i = 0; i + 1 < polygon_.size(); ++i) {
+      raster::ViewVertex a = polygon_[i], b = polygon_[i + 1];
+      if (!raster::clip_line_near(a, b, settings_.near_z)) continue;
+      raster::ScreenVertex sa, sb;
+      raster::project(projection_, a, sa);
+      raster::project(projection_, b, sb);
+      raster::draw_line(frame_, sa, sb, e.color);
+      drew = true;
+    }
+  }
+  if (drew) {
+    ++filled_;
+  } else {
+    ++culled_;
   }
 }
 

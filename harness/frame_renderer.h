@@ -37,6 +37,7 @@ class FrameRenderer : public EventSink {
   const std::set<std::string>& missing_textures() const { return missing_; }
 
  private:
+  void draw_open(const FaceEvent& e);  // polylines and point sets
   raster::Framebuffer& frame_;
   FrameSettings settings_;
   raster::Projection projection_;

@@ -11,8 +11,10 @@ void MeshCollector::on_face(const FaceEvent& e) {
   f.texture = std::string(e.texture);
   f.color = e.color;
   for (const auto& c : e.corners) {
-    auto [it, inserted] = vertex_ids_.emplace(c.model, static_cast<uint32_t>(vertices_.size()));
-    if (inserted) vertices_.push_back(c.model);
+    const std::array<int32_t, 3> position =
+        e.wide_model ? c.model_wide : std::array<int32_t, 3>{c.model[0], c.model[1], c.model[2]};
+    auto [it, inserted] = vertex_ids_.emplace(position, static_cast<uint32_t>(vertices_.size()));
+    if (inserted) vertices_.push_back(position);
     f.vertices.push_back(it->second);
     if (e.textured) f.texcoords.push_back(c.texcoord);
   }

@@ -25,7 +25,7 @@ class MeshCollector : public EventSink {
   bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
 
-  const std::vector<std::array<int16_t, 3>>& vertices() const { return vertices_; }
+  const std::vector<std::array<int32_t, 3>>& vertices() const { return vertices_; }
   const std::vector<Face>& faces() const { return faces_; }
 
   // OBJ text. Coordinates are the shape's raw units times `scale` (the header's scale factor,
@@ -35,10 +35,11 @@ class MeshCollector : public EventSink {
                      const std::map<std::string, std::array<int, 2>>& texture_sizes = {}) const;
 
  private:
+  // Coordinates are kept in 32 bits (FaceCorner::model_wide when the event says so).
   // A vertex is the pool slot's coordinates at the time a face used it: identical coordinates
   // share one OBJ vertex.
-  std::map<std::array<int16_t, 3>, uint32_t> vertex_ids_;
-  std::vector<std::array<int16_t, 3>> vertices_;
+  std::map<std::array<int32_t, 3>, uint32_t> vertex_ids_;
+  std::vector<std::array<int32_t, 3>> vertices_;
   std::vector<Face> faces_;
 };
 

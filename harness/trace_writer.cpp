@@ -109,6 +109,18 @@ void TraceWriter::on_face(const FaceEvent& e) {
                      e.corners[i].texcoord[1]);
     buf_.push_back(']');
   }
+  // Added in schema 1 for engines with richer faces; written only when not the default.
+  if (e.shape != FaceShape::kPolygon)
+    fmt::format_to(it, R"(,"shape":"{}")", face_shape_name(e.shape));
+  if (e.pattern != 0xFFFF) fmt::format_to(it, R"(,"pattern":{})", e.pattern);
+  if (e.pattern_alternates) fmt::format_to(it, R"(,"color2":{})", e.color2);
+  if (!e.remap.empty()) fmt::format_to(it, R"(,"remap":true)");
+  if (!e.shade_rows.empty()) {
+    fmt::format_to(it, R"(,"shade":[)");
+    for (size_t i = 0; i < e.corners.size(); ++i)
+      fmt::format_to(it, "{}{}", i ? "," : "", e.corners[i].shade >> 16);
+    buf_.push_back(']');
+  }
   buf_.push_back('}');
   line();
 }
@@ -131,7 +143,8 @@ void TraceWriter::on_end(const EndEvent& e) {
 void TraceWriter::on_x86(const X86Event& e) {
   auto it = std::back_inserter(buf_);
   if (e.enter) {
-    fmt::format_to(it, R"({{"ev":"x86_enter","eng":"{}","off":{},"payload":{}}})", e.engine, e.offset, e.offset + 2);
+    fmt::format_to(it, R"({{"ev":"x86_enter","eng":"{}","off":{},"payload":{}}})", e.engine,
+                   e.offset, e.offset + 2);
   } else {
     fmt::format_to(it, R"({{"ev":"x86_exit","eng":"{}","off":{})", e.engine, e.offset);
     if (e.counted) fmt::format_to(it, R"(,"instructions":{})", e.instructions);
@@ -150,8 +163,9 @@ void TraceWriter::on_x86_instruction(const X86InstructionEvent& e) {
 }
 
 void TraceWriter::on_import_read(const ImportReadEvent& e) {
-  fmt::format_to(std::back_inserter(buf_), R"({{"ev":"import_read","eng":"{}","name":{},"size":{},"value":{}}})",
-                 e.engine, json_quote(e.name), e.size, e.value);
+  fmt::format_to(std::back_inserter(buf_),
+                 R"({{"ev":"import_read","eng":"{}","name":{},"size":{},"value":{}}})", e.engine,
+                 json_quote(e.name), e.size, e.value);
   line();
 }
 

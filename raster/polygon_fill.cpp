@@ -13,7 +13,7 @@ namespace {
 
 __extension__ using Wide = __int128;
 
-enum class FillMode { kFlat, kGouraud, kAffine, kPerspective };
+enum class FillMode { kFlat, kGouraud, kAffine, kPerspective, kStyled };
 
 // How many values each fill interpolates: Gouraud {shade}; affine {u, v}; perspective
 // {1/w, u/w, v/w}.
@@ -26,6 +26,7 @@ constexpr size_t attribute_count(FillMode mode) {
     case FillMode::kAffine:
       return 2;
     case FillMode::kPerspective:
+    case FillMode::kStyled:
       return 3;
   }
   return 0;
@@ -176,6 +177,10 @@ void vertex_attributes(const ScreenVertex& vertex, Attributes& out) {
   } else if constexpr (kMode == FillMode::kAffine) {
     out[0] = vertex.u;
     out[1] = vertex.v;
+  } else if constexpr (kMode == FillMode::kStyled) {
+    out[0] = vertex.shade;
+    out[1] = vertex.u;
+    out[2] = vertex.v;
   } else if constexpr (kMode == FillMode::kPerspective) {
     const int64_t inv_w = std::clamp<int64_t>(vertex.inv_w, 1, kInvWOne);
     const int64_t q = std::max<int64_t>(inv_w >> kPerspectiveQShift, 1);
@@ -209,9 +214,37 @@ int64_t span_step(int64_t delta, int64_t width) {
   }
 }
 
+// One pixel of a styled fill; `value` holds shade, u, v.
+inline void styled_pixel(uint8_t* out, int64_t x, int64_t row, const SurfaceStyle& style,
+                         const int64_t* value) {
+  const bool bit = ((style.pattern >> (((row & 3) << 2) | (x & 3))) & 1) != 0;
+  if (!bit && !style.pattern_alternates) return;
+  uint8_t colour = bit ? style.color : style.color2;
+  if (style.texture != nullptr) {
+    const Texture& t = *style.texture;
+    const int64_t u = fixed_floor64(value[1]);
+    const int64_t v = fixed_floor64(value[2]);
+    if (style.linear_addressing) {
+      const int64_t address = v * t.width + u;
+      if (u < 0 || v < 0 || address >= static_cast<int64_t>(t.pixels.size())) return;
+      colour = t.pixels[static_cast<size_t>(address)];
+    } else {
+      colour = t.texel_clamped(u, v);
+    }
+    if (colour == t.transparent_index) return;
+  }
+  if (!style.shade_rows.empty()) {
+    const int64_t rows = static_cast<int64_t>(style.shade_rows.size() / 256);
+    const int64_t level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, rows - 1);
+    colour = style.shade_rows[static_cast<size_t>(level * 256 + colour)];
+  }
+  if (!style.remap.empty()) colour = style.remap[out[x]];
+  out[x] = colour;
+}
+
 template <FillMode kMode>
 void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, const FillRules& rules,
-                  uint8_t color, const Texture* texture) {
+                  uint8_t color, const Texture* texture, const SurfaceStyle* style = nullptr) {
   if (polygon.size() < 3) return;
   const ClipRect clip = effective_clip(frame, rules);
   if (clip.empty()) return;
@@ -255,7 +288,14 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
         value[a] = left + step[a] * skipped;
       }
 
-      if constexpr (kMode == FillMode::kGouraud) {
+      if constexpr (kMode == FillMode::kStyled) {
+        for (int64_t x = draw_begin; x < draw_end; ++x) {
+          styled_pixel(out, x, row, *style, value.data());
+          value[0] += step[0];
+          value[1] += step[1];
+          value[2] += step[2];
+        }
+      } else if constexpr (kMode == FillMode::kGouraud) {
         for (int64_t x = draw_begin; x < draw_end; ++x) {
           out[x] = static_cast<uint8_t>(std::clamp<int64_t>(fixed_floor64(value[0]), 0, 255));
           value[0] += step[0];
@@ -295,6 +335,18 @@ void require_valid(const Texture& texture) {
 }
 
 }  // namespace
+
+void fill_styled(Framebuffer& frame, std::span<const ScreenVertex> polygon,
+                 const SurfaceStyle& style, const FillRules& rules) {
+  if (style.texture != nullptr) require_valid(*style.texture);
+  if (style.shade_rows.size() % 256 != 0) {
+    throw std::invalid_argument("fill_styled: shade rows must be whole rows of 256 entries");
+  }
+  if (!style.remap.empty() && style.remap.size() != 256) {
+    throw std::invalid_argument("fill_styled: a remap has 256 entries");
+  }
+  fill_polygon<FillMode::kStyled>(frame, polygon, rules, 0, nullptr, &style);
+}
 
 void fill_flat(Framebuffer& frame, std::span<const ScreenVertex> polygon, uint8_t color,
                const FillRules& rules) {

@@ -60,6 +60,33 @@ struct FillRules {
   std::optional<ClipRect> clip;
 };
 
+// A surface style for engines whose faces are more than one colour or one texture: stipple
+// meshes, alternating two-colour patterns, shade tables indexed per pixel, remaps of the pixels
+// already in the frame, and linearly addressed textures.
+struct SurfaceStyle {
+  uint8_t color = 0;
+  uint8_t color2 = 0;  // pattern_alternates: the colour of clear pattern bits
+  // 4x4 stipple: bit (y & 3) * 4 + (x & 3) set = the pixel is drawn (in `color`).
+  uint16_t pattern = 0xFFFF;
+  bool pattern_alternates = false;  // clear bits draw `color2` instead of nothing
+  // Textured when set: the texel (u, v) replaces the colour; the texture's transparent index is
+  // skipped. With linear_addressing the texel is pixels[v * width + u] when that address lies in
+  // the image (so u == width reads the next row) and the pixel is omitted otherwise; without it
+  // the coordinates are clamped (Texture::texel_clamped).
+  const Texture* texture = nullptr;
+  bool linear_addressing = false;
+  // Rows of 256 entries: the pixel becomes rows[floor(shade) clamped to the rows][colour or
+  // texel]. Empty: no shading.
+  std::span<const uint8_t> shade_rows;
+  // 256 entries: the pixel becomes remap[the pixel already in the frame]. Empty: no remap.
+  std::span<const uint8_t> remap;
+};
+
+// Interpolates shade, u and v like fill_gouraud and fill_textured_affine and writes each pixel
+// as `style` says. Throws std::invalid_argument for an invalid texture or tables of the wrong size.
+void fill_styled(Framebuffer& frame, std::span<const ScreenVertex> polygon,
+                 const SurfaceStyle& style, const FillRules& rules = {});
+
 void fill_flat(Framebuffer& frame, std::span<const ScreenVertex> polygon, uint8_t color,
                const FillRules& rules = {});
 // Shade interpolated across the polygon; each pixel gets index clamp(floor(shade), 0, 255).

@@ -8,6 +8,7 @@
 #include "interp/common/input_error.h"
 #include "interp/fa/shape_info.h"
 #include "raster/png_io.h"
+#include "tools/apache_commands.h"
 #include "tools/command.h"
 #include "tools/fa_shape_loader.h"
 #include "tools/render_fa.h"
@@ -36,13 +37,17 @@ void register_examples_command(CLI::App& app, CommandContext& ctx) {
       ->capture_default_str();
   cmd->callback([o, &ctx] {
     std::vector<std::filesystem::path> files;
+    std::vector<std::filesystem::path> archives;  // Apache 3DOBJS.BIN
     std::error_code ec;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(o->dir, ec)) {
       if (entry.is_regular_file() && entry.path().extension() == ".SH")
         files.push_back(entry.path());
+      if (entry.is_regular_file() && entry.path().filename() == "3DOBJS.BIN")
+        archives.push_back(entry.path());
     }
     if (ec) throw InputError(o->dir, "cannot list the examples directory: " + ec.message());
-    if (files.empty()) throw InputError(o->dir, "no .SH examples found (build the project first)");
+    if (files.empty() && archives.empty())
+      throw InputError(o->dir, "no .SH examples found (build the project first)");
     std::sort(files.begin(), files.end());
     std::filesystem::create_directories(o->out, ec);
     if (ec) throw InputError(o->out, "cannot create the output directory: " + ec.message());
@@ -58,6 +63,8 @@ void register_examples_command(CLI::App& app, CommandContext& ctx) {
                  png.string(), frame.faces_filled, frame.result.ops, frame.result.reason);
       if (walk.has_errors() || !frame.result.clean) ctx.exit_code = 2;
     }
+    std::sort(archives.begin(), archives.end());
+    apache_examples(archives, o->out, ctx);
   });
 }
 

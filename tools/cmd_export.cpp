@@ -2,8 +2,10 @@
 #include <fmt/format.h>
 
 #include "harness/mesh_collector.h"
+#include "interp/apache/archive_input.h"
 #include "interp/common/file_io.h"
 #include "interp/fa/interpreter.h"
+#include "tools/apache_commands.h"
 #include "tools/command.h"
 #include "tools/fa_shape_loader.h"
 #include "tools/fa_textures.h"
@@ -26,7 +28,9 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
                                      "Wavefront OBJ (feet; `usemtl` per\n"
                                      "texture or palette colour; texture coordinates normalised "
                                      "when --textures gives the sizes).");
-  cmd->add_option("file", o->file, "The .SH file, or LIB:MEMBER")->required();
+  cmd->add_option("file", o->file,
+                  "The .SH file or LIB:MEMBER (FA), or 3DOBJS.BIN:#N / 3DOBJS.BIN:NAME (Apache)")
+      ->required();
   cmd->add_option("-o,--output", o->output, "The .obj to write")->required();
   cmd->add_option("--textures", o->textures,
                   "Directory or .LIB holding the PIC textures (for their sizes)");
@@ -34,6 +38,8 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
   add_run_options(cmd, o->run);
   add_objend_option(cmd, o->walk);
   cmd->callback([o, &ctx] {
+    if (apache::is_apache_spec(o->file))
+      return apache_export(o->file, o->output, o->textures, o->force, o->run, ctx);
     fa::Shape shape = load_fa_shape(o->file);
     fa::Interpreter interp(shape, o->walk);
     harness::MeshCollector mesh;

@@ -2,9 +2,11 @@
 #include <fmt/format.h>
 
 #include "harness/frame_renderer.h"
+#include "interp/apache/archive_input.h"
 #include "interp/common/input_error.h"
 #include "interp/fa/interpreter.h"
 #include "raster/png_io.h"
+#include "tools/apache_commands.h"
 #include "tools/command.h"
 #include "tools/fa_shape_loader.h"
 #include "tools/fa_textures.h"
@@ -32,7 +34,9 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
                                      "program order, fixed-point fills), written as an indexed "
                                      "PNG. Exit 2 if the run stopped on an\n"
                                      "error.");
-  cmd->add_option("file", o->file, "The .SH file, or LIB:MEMBER")->required();
+  cmd->add_option("file", o->file,
+                  "The .SH file or LIB:MEMBER (FA), or 3DOBJS.BIN:#N / 3DOBJS.BIN:NAME (Apache)")
+      ->required();
   cmd->add_option("-o,--output", o->output, "The PNG to write")->required();
   cmd->add_option("--size", o->size, "WIDTHxHEIGHT")->capture_default_str();
   cmd->add_option("--palette", o->palette,
@@ -45,6 +49,10 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   add_run_options(cmd, o->run);
   add_objend_option(cmd, o->walk);
   cmd->callback([o, &ctx] {
+    if (apache::is_apache_spec(o->file)) {
+      return apache_render(o->file, o->output, o->size, o->palette, o->textures, o->background,
+                           o->force, o->run, ctx);
+    }
     auto [width, height] = parse_size(o->size);
     fa::Shape shape = load_fa_shape(o->file);
     raster::Palette palette = load_fa_palette(o->palette);

@@ -4,8 +4,10 @@
 #include <cstdio>
 
 #include "harness/trace_writer.h"
+#include "interp/apache/archive_input.h"
 #include "interp/common/input_error.h"
 #include "interp/fa/interpreter.h"
+#include "tools/apache_commands.h"
 #include "tools/command.h"
 #include "tools/fa_shape_loader.h"
 #include "tools/run_options.h"
@@ -30,7 +32,9 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
       "and\n"
       "returns, vertex buffers, drawn faces in draw order, diagnostics, and a final end line.\n"
       "Exit 2 if the run stopped on an error (bad opcode, budget).");
-  cmd->add_option("file", o->file, "The .SH file, or LIB:MEMBER")->required();
+  cmd->add_option("file", o->file,
+                  "The .SH file or LIB:MEMBER (FA), or 3DOBJS.BIN:#N / 3DOBJS.BIN:NAME (Apache)")
+      ->required();
   cmd->add_option("-o,--output", o->output, "Write the trace to this file (default: stdout)");
   cmd->add_flag("--no-ops", o->no_ops, "Leave out the per-opcode lines");
   cmd->add_flag("--switch-dispatch", o->switch_dispatch,
@@ -38,6 +42,8 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
   add_run_options(cmd, o->run);
   add_objend_option(cmd, o->walk);
   cmd->callback([o, &ctx] {
+    if (apache::is_apache_spec(o->file))
+      return apache_trace(o->file, o->output, o->no_ops, o->run, ctx);
     fa::Shape shape = load_fa_shape(o->file);
     fa::RunState state = fa_run_state(o->run, 480);
     fa::Interpreter interp(shape, o->walk);

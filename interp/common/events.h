@@ -35,7 +35,9 @@ enum class BranchKind : uint8_t {
   kDamage,
   kSelector,
   kX86Skip,
-  kHarvest
+  kHarvest,
+  kWinding,  // a decision on a polygon's screen winding
+  kMask      // a decision on animation state bits
 };
 
 // The trace's name for a branch kind.
@@ -57,6 +59,10 @@ constexpr const char* branch_kind_name(BranchKind kind) {
       return "x86-skip";
     case BranchKind::kHarvest:
       return "harvest";
+    case BranchKind::kWinding:
+      return "winding";
+    case BranchKind::kMask:
+      return "mask";
   }
   return "?";
 }
@@ -105,7 +111,27 @@ struct FaceCorner {
   std::array<int16_t, 3> model{};      // raw shape coordinates
   ViewPoint view;                      // transformed
   std::array<uint16_t, 2> texcoord{};  // texel units, when textured
+  // Model coordinates that need more than 16 bits (used when FaceEvent::wide_model is set).
+  std::array<int32_t, 3> model_wide{};
+  int32_t shade = 0;  // 16.16 row of FaceEvent::shade_rows (when it is not empty)
 };
+
+// What a face draws: a filled polygon (the default; 1 corner = a point, 2 = a line, as before),
+// an open polyline through its corners, or one point per corner.
+enum class FaceShape : uint8_t { kPolygon, kPolyline, kPoints };
+
+// The name the trace uses for a face shape.
+constexpr const char* face_shape_name(FaceShape shape) {
+  switch (shape) {
+    case FaceShape::kPolygon:
+      return "polygon";
+    case FaceShape::kPolyline:
+      return "polyline";
+    case FaceShape::kPoints:
+      return "points";
+  }
+  return "?";
+}
 
 struct FaceEvent {
   std::string_view engine;
@@ -118,6 +144,20 @@ struct FaceEvent {
   bool textured = false;
   std::string_view texture;  // current texture name ("" if none)
   std::span<const FaceCorner> corners;
+  // Surface styles beyond one colour or one texture (raster::SurfaceStyle); the defaults draw a
+  // plain face. Tables are owned by the interpreter and live at least as long as the run.
+  FaceShape shape = FaceShape::kPolygon;
+  bool wide_model = false;              // corners carry model_wide instead of model
+  uint8_t color2 = 0;                   // second colour when pattern_alternates
+  uint16_t pattern = 0xFFFF;            // 4x4 stipple, bit (y & 3) * 4 + (x & 3) set = drawn
+  bool pattern_alternates = false;      // clear bits draw color2
+  bool texture_linear = false;          // texels addressed linearly; beyond the image: omitted
+  std::span<const uint8_t> shade_rows;  // rows of 256, indexed by the corners' shade
+  std::span<const uint8_t> remap;       // 256 entries: pixel := remap[pixel]
+  bool styled() const {
+    return pattern != 0xFFFF || pattern_alternates || texture_linear || !shade_rows.empty() ||
+           !remap.empty();
+  }
 };
 
 enum class DiagnosticLevel : uint8_t { kInfo, kWarning, kError };

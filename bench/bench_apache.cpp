@@ -1,0 +1,108 @@
+// Apache benchmarks (figures for closing notes, not tests), over a generated 1,300-record archive
+// like the reference 3DOBJS.BIN (1,314 records):
+//  - records rendered per second (default state, 640x480, shadows on);
+//  - ns per executed opcode when only faces are consumed (the interpreter alone);
+//  - ns per executed opcode with every event built (a trace-like sink).
+#include <benchmark/benchmark.h>
+
+#include "harness/frame_renderer.h"
+#include "interp/apache/interpreter.h"
+#include "interp/apache/palette.h"
+#include "tools/asm/apache_assembler.h"
+#include "tools/gen/apache_generator.h"
+
+using namespace shapevm;
+
+namespace {
+
+struct Corpus {
+  tools::AssembledArchive assembled;
+  std::unique_ptr<apache::Archive> archive;
+  std::unique_ptr<apache::TextureArchive> textures;
+  apache::ShadingTables tables;
+};
+
+const Corpus& corpus() {
+  static const Corpus c = [] {
+    Corpus out;
+    out.assembled = tools::assemble_apache(tools::generate_apache_archive(1, 1300), "bench.apa");
+    out.archive = std::make_unique<apache::Archive>(out.assembled.archive, "3DOBJS.BIN");
+    out.textures = std::make_unique<apache::TextureArchive>(out.assembled.textures, "OBJTEXT.BIN");
+    out.tables = apache::build_shading_tables(apache::default_3dpal());
+    return out;
+  }();
+  return c;
+}
+
+struct FaceCounter : EventSink {
+  uint64_t faces = 0;
+  bool wants_control() const override { return false; }
+  void on_face(const FaceEvent&) override { ++faces; }
+};
+
+struct EverythingSink : EventSink {
+  uint64_t events = 0;
+  bool wants_ops() const override { return true; }
+  void on_op(const OpEvent&) override { ++events; }
+  void on_branch(const BranchEvent&) override { ++events; }
+  void on_call(const CallEvent&) override { ++events; }
+  void on_face(const FaceEvent&) override { ++events; }
+};
+
+void BM_ApacheRenderArchive(benchmark::State& state) {
+  const Corpus& c = corpus();
+  std::vector<raster::Texture> textures;
+  for (const auto& t : c.textures->textures())
+    textures.push_back(apache::to_raster_texture(t, false));
+  raster::Framebuffer frame(640, 480);
+  apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
+  apache::RunState s;
+  s.anim = 0x13;
+  uint64_t records = 0, faces = 0;
+  for (auto _ : state) {
+    for (const auto& rec : c.archive->records()) {
+      frame.clear(0);
+      harness::FrameRenderer renderer(frame, {}, [&](std::string_view) { return &textures[0]; });
+      auto r = interp.run(rec.index, s, renderer);
+      faces += r.faces + r.shadow_faces;
+      ++records;
+    }
+    benchmark::DoNotOptimize(frame.pixels().data());
+  }
+  state.counters["records_per_s"] =
+      benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
+  state.counters["faces_per_record"] = static_cast<double>(faces) / static_cast<double>(records);
+}
+BENCHMARK(BM_ApacheRenderArchive)->Unit(benchmark::kMillisecond);
+
+template <typename Sink>
+void run_all(benchmark::State& state) {
+  const Corpus& c = corpus();
+  apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
+  apache::RunState s;
+  s.anim = 0x13;
+  uint64_t ops = 0;
+  for (auto _ : state) {
+    for (const auto& rec : c.archive->records()) {
+      Sink sink;
+      ops += interp.run(rec.index, s, sink).ops;
+      benchmark::DoNotOptimize(sink);
+    }
+  }
+  state.counters["time_per_op"] = benchmark::Counter(
+      static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ops"] = static_cast<double>(ops);
+}
+
+void BM_ApacheInterpretFacesOnly(benchmark::State& state) {
+  run_all<FaceCounter>(state);
+}
+void BM_ApacheInterpretAllEvents(benchmark::State& state) {
+  run_all<EverythingSink>(state);
+}
+BENCHMARK(BM_ApacheInterpretFacesOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ApacheInterpretAllEvents)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

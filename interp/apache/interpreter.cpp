@@ -1,0 +1,657 @@
+#include "interp/apache/interpreter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <optional>
+
+#include "interp/apache/shadow.h"
+#include "interp/common/input_error.h"
+#include "raster/projection.h"
+
+namespace shapevm::apache {
+
+std::array<int64_t, 3> Transform::apply(const Vec3& v) const {
+  std::array<int64_t, 3> out{};
+  for (size_t row = 0; row < 3; ++row) {
+    int64_t sum = 0;
+    for (size_t k = 0; k < 3; ++k) sum += (rotation[row * 3 + k] * v[k]) >> 31;
+    out[row] = sum + translation[row];
+  }
+  return out;
+}
+
+Transform Transform::then(const Attachment& child) const {
+  Transform out;
+  for (size_t row = 0; row < 3; ++row) {
+    for (size_t col = 0; col < 3; ++col) {
+      int64_t sum = 0;
+      for (size_t k = 0; k < 3; ++k)
+        sum += (rotation[row * 3 + k] * child.rotation[k * 3 + col]) >> 31;
+      out.rotation[row * 3 + col] = sum;
+    }
+  }
+  const Vec3 t{child.translation[0], child.translation[1], child.translation[2]};
+  out.translation = apply(t);
+  return out;
+}
+
+std::vector<Instance> construct_instances(const Archive& archive, uint32_t record,
+                                          const std::map<uint32_t, uint32_t>& slots,
+                                          uint32_t depth_limit) {
+  std::vector<Instance> out;
+  struct Pending {
+    uint32_t record;
+    int32_t parent;
+    uint32_t via_slot;
+    bool gameplay;
+    Transform transform;
+    uint32_t depth;
+  };
+  std::vector<Pending> stack{{record, -1, 0, false, Transform{}, 0}};
+  while (!stack.empty()) {
+    Pending p = stack.back();
+    stack.pop_back();
+    const ModelRecord* rec = archive.record(p.record);
+    if (rec == nullptr) {
+      throw InputError(archive.source(),
+                       fmt::format("attached model record #{} is an empty slot", p.record));
+    }
+    if (p.depth > depth_limit) {
+      throw InputError(archive.source(), rec->offset,
+                       fmt::format("expected attachments to nest at most {} deep (a cycle through "
+                                   "record #{}?)",
+                                   depth_limit, p.record));
+    }
+    const auto index = static_cast<int32_t>(out.size());
+    out.push_back({p.record, p.parent, p.via_slot, p.gameplay, p.transform});
+    if (!rec->header.has(kAttached)) continue;
+    const auto attachments =
+        read_attachments(archive.bytes(), rec->header.sections[kAttached], archive.source());
+    // Push in reverse so instances come out in record order (depth first).
+    for (size_t i = attachments.size(); i-- > 0;) {
+      const Attachment& a = attachments[i];
+      uint32_t target = a.model_id;
+      bool gameplay = false;
+      if (a.is_slot()) {  // AP-08: filled by gameplay, never the archive's null model
+        auto it = slots.find(static_cast<uint32_t>(i));
+        if (it == slots.end()) continue;
+        target = it->second;
+        gameplay = true;
+      }
+      stack.push_back(
+          {target, index, static_cast<uint32_t>(i), gameplay, p.transform.then(a), p.depth + 1});
+    }
+  }
+  return out;
+}
+
+uint32_t select_lod(const Archive& archive, uint32_t record, const RunState& state,
+                    int64_t camera_distance) {
+  uint32_t current = record;
+  for (uint32_t step = 0; step < archive.count(); ++step) {
+    const ModelRecord* rec = archive.record(current);
+    if (rec == nullptr || rec->header.next_record < 0) break;
+    if (state.lod) {
+      if (step >= *state.lod) break;
+    } else if (camera_distance <= rec->header.lod_distance) {
+      break;
+    }
+    const auto next = static_cast<uint32_t>(rec->header.next_record);
+    if (archive.record(next) == nullptr) break;
+    current = next;
+  }
+  return current;
+}
+
+namespace {
+
+int64_t isqrt(int64_t v) {
+  if (v <= 0) return 0;
+  auto r = static_cast<int64_t>(std::sqrt(static_cast<double>(v)));
+  while (r * r > v) --r;
+  while ((r + 1) * (r + 1) <= v) ++r;
+  return r;
+}
+
+// A direction scaled to length kUnitComponent (127), integer. The components are first scaled so
+// the largest is 2^20, which keeps the square root precise for short inputs such as (0, 1, -1).
+std::array<int32_t, 3> unit127(const std::array<int64_t, 3>& v) {
+  const int64_t largest = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
+  if (largest == 0) return {0, assumed::kUnitComponent, 0};
+  std::array<int64_t, 3> scaled{};
+  for (size_t i = 0; i < 3; ++i) scaled[i] = v[i] * (int64_t{1} << 20) / largest;
+  const int64_t length =
+      isqrt(scaled[0] * scaled[0] + scaled[1] * scaled[1] + scaled[2] * scaled[2]);
+  std::array<int32_t, 3> out{};
+  for (size_t i = 0; i < 3; ++i)
+    out[i] = static_cast<int32_t>(scaled[i] * assumed::kUnitComponent / length);
+  return out;
+}
+
+struct Stop {
+  std::string reason;
+  uint32_t offset;
+};
+
+}  // namespace
+
+struct Interpreter::Impl {
+  const Archive& archive;
+  const ShadingTables& tables;
+  const TextureArchive* textures;
+  std::map<uint32_t, std::unique_ptr<ModelGeometry>> geometry;
+
+  // Per run.
+  const RunState* state = nullptr;
+  EventSink* sink = nullptr;
+  bool want_ops = false;
+  bool want_control = false;
+  View view;
+  raster::Projection projection;
+  RunResult result;
+  uint32_t sequence = 0;
+  bool shadow_pass = false;
+  int64_t shadow_plane = 0;
+  std::array<int32_t, 3> sun{};  // the light normalised to 127 (bounded products when projecting)
+  std::deque<Instruction> instructions;  // one per depth, reused (a deque keeps references)
+  std::vector<FaceCorner> corners;
+
+  // One model instance being drawn.
+  struct Model {
+    const ModelRecord* record = nullptr;
+    const ModelGeometry* geometry = nullptr;
+    Transform transform;
+    std::vector<ViewPoint> view;
+    std::vector<std::array<int32_t, 2>> screen;
+    std::array<int32_t, 3> light{};  // toward the light, model axes, length 127
+    int32_t winding = 0;             // the last winding result (signed high word)
+  };
+
+  Impl(const Archive& a, const ShadingTables& t, const TextureArchive* x)
+      : archive(a), tables(t), textures(x) {}
+
+  const ModelGeometry& geometry_of(const ModelRecord& rec) {
+    auto& slot = geometry[rec.index];
+    if (!slot) slot = std::make_unique<ModelGeometry>(read_geometry(archive, rec));
+    return *slot;
+  }
+
+  void diagnose(uint32_t offset, DiagnosticLevel level, std::string message) {
+    ++result.diagnostics;
+    sink->on_diagnostic({kEngine, offset, level, std::move(message)});
+  }
+
+  // ---- Geometry --------------------------------------------------------------------------------
+
+  void place(Model& m) {
+    const auto& local = m.geometry->vertices.local;
+    m.view.resize(local.size());
+    m.screen.resize(local.size());
+    for (size_t i = 0; i < local.size(); ++i) {
+      std::array<int64_t, 3> world = m.transform.apply(local[i]);
+      if (shadow_pass) {
+        if (auto flat = project_onto_plane(world, sun, shadow_plane)) world = *flat;
+      }
+      m.view[i] = view.to_view(world);
+      raster::ViewVertex v{m.view[i].x, m.view[i].y, std::max(-m.view[i].z, state->near_z)};
+      raster::ScreenVertex s;
+      raster::project(projection, v, s);
+      m.screen[i] = {s.x >> 16, s.y >> 16};
+    }
+    // The light in model axes: the transpose of the instance rotation applied to the world light.
+    const auto world_light = unit127({state->light[0], state->light[1], state->light[2]});
+    std::array<int64_t, 3> model_light{};
+    for (size_t col = 0; col < 3; ++col) {
+      int64_t sum = 0;
+      for (size_t row = 0; row < 3; ++row)
+        sum += (m.transform.rotation[row * 3 + col] * world_light[row]) >> 31;
+      model_light[col] = sum;
+    }
+    m.light = unit127(model_light);
+  }
+
+  uint8_t vertex_index(const Model& m, const Packet& p, size_t i, uint32_t byte_offset) const {
+    const uint8_t index = p.vertex_bytes[i * p.type->vertex_bytes];
+    if (index >= m.view.size()) {
+      throw InputError(
+          archive.source(), byte_offset,
+          fmt::format("expected a vertex index below the model's {} vertices, found {}",
+                      m.view.size(), index));
+    }
+    return index;
+  }
+
+  // AP-19: the first three screen-space vertices, the signed high word of a wrapping 32-bit cross
+  // product.
+  static int32_t winding_of(const Model& m, uint8_t a, uint8_t b, uint8_t c) {
+    const auto& p0 = m.screen[a];
+    const auto& p1 = m.screen[b];
+    const auto& p2 = m.screen[c];
+    const uint32_t cross = static_cast<uint32_t>(int64_t{p1[0] - p0[0]} * (p2[1] - p0[1]) -
+                                                 int64_t{p1[1] - p0[1]} * (p2[0] - p0[0]));
+    return static_cast<int16_t>(cross >> 16);
+  }
+
+  // AP-25: dot of the model-space light with the normal, clamped at zero, scaled to a row of
+  // the intensity table. AP-29: a normal index beyond the list keeps full intensity.
+  int shade_level(const Model& m, uint8_t normal, uint32_t offset) {
+    const auto& normals = m.geometry->normals.vectors;
+    if (normal >= normals.size()) {
+      diagnose(offset, DiagnosticLevel::kWarning,
+               fmt::format("normal index {} is beyond the model's {} normals: the authored colour "
+                           "is kept at full intensity",
+                           normal, normals.size()));
+      return assumed::kIntensityLevels - 1;
+    }
+    const auto& n = normals[normal];
+    int32_t dot = n[0] * m.light[0] + n[1] * m.light[1] + n[2] * m.light[2];
+    if (dot < 0) dot = 0;
+    constexpr int32_t kFull = assumed::kUnitComponent * assumed::kUnitComponent;
+    return std::min(dot * (assumed::kIntensityLevels - 1) / kFull, assumed::kIntensityLevels - 1);
+  }
+
+  void check_texcoords(const Packet& p, uint32_t offset) {
+    uint32_t stride = 64;
+    if (textures != nullptr) {
+      const ApacheTexture* t = textures->find(p.texture);
+      if (t == nullptr) {
+        diagnose(offset, DiagnosticLevel::kWarning,
+                 fmt::format("texture {} is not in {}: the face is drawn in colour {}", p.texture,
+                             textures->source(), p.colour));
+        return;
+      }
+      stride = t->stride;
+    }
+    for (size_t i = 0; i < p.count; ++i) {
+      const PacketVertex v = p.vertex(i);
+      const uint32_t address = uint32_t{v.v} * stride + v.u;
+      if (address >= assumed::kTexturePixels) {
+        diagnose(offset, DiagnosticLevel::kWarning,
+                 fmt::format("texture coordinate u={} v={} addresses beyond texture {}'s "
+                             "allocation: those samples are omitted",
+                             v.u, v.v, p.texture));
+      } else if (v.u >= stride) {
+        diagnose(offset, DiagnosticLevel::kInfo,
+                 fmt::format("texture coordinate u={} on a {}-pixel row samples the next row "
+                             "(contiguous addressing)",
+                             v.u, stride));
+      }
+    }
+  }
+
+  // ---- Faces ---------------------------------------------------------------------------------
+
+  // Draws a packet (or its shadow). Returns its winding result.
+  int32_t draw_packet(Model& m, const Packet& p, uint32_t op_offset) {
+    const PacketType& type = *p.type;
+    const uint32_t vertex_base = p.offset + type.header_bytes;
+    corners.resize(p.count);
+    for (size_t i = 0; i < p.count; ++i) {
+      const uint8_t index =
+          vertex_index(m, p, i, vertex_base + static_cast<uint32_t>(i * type.vertex_bytes));
+      FaceCorner& c = corners[i];
+      c = FaceCorner{};
+      c.index = index;
+      c.view = m.view[index];
+      c.model_wide = m.geometry->vertices.local[index];
+      if (m.record->header.encoding == 0) c.model = m.geometry->vertices.raw[index];
+    }
+    int32_t winding = 0;
+    if (p.count >= 3) winding = winding_of(m, corners[0].index, corners[1].index, corners[2].index);
+    // Polygons facing away are not drawn; points and lines always are (assumptions.h).
+    if (type.primitive == Primitive::kPolygon && (p.count < 3 || winding < 0)) return winding;
+
+    FaceEvent e;
+    e.engine = kEngine;
+    e.offset = op_offset;
+    e.wide_model = true;
+    e.corners = corners;
+    std::string texture_name_buffer;
+    if (shadow_pass) {
+      const ShadowStyle style = shadow_style(type);
+      if (style == ShadowStyle::kNone) return winding;
+      e.is_shadow = true;
+      e.color = assumed::kShadowColour;
+      e.pattern = style == ShadowStyle::kMediumMesh ? assumed::kMediumMesh : assumed::kFineMesh;
+      e.sequence = sequence++;
+      ++result.shadow_faces;
+      sink->on_face(e);
+      return winding;
+    }
+    e.shape = type.primitive == Primitive::kPoints     ? FaceShape::kPoints
+              : type.primitive == Primitive::kPolyline ? FaceShape::kPolyline
+                                                       : FaceShape::kPolygon;
+    e.color = p.colour;
+    e.color2 = p.colour2;
+    int level = assumed::kIntensityLevels - 1;
+    if (type.shading == Shading::kFlat || (type.shading == Shading::kGouraud && !state->gouraud))
+      level = shade_level(m, p.face_normal, p.offset);
+    switch (type.material) {
+      case Material::kColour:
+        break;
+      case Material::kTwoColour:
+        e.pattern = assumed::kTwoColourPattern;
+        e.pattern_alternates = true;
+        break;
+      case Material::kMesh:
+        e.pattern = type.coarse_mesh ? assumed::kCoarseMesh : assumed::kFineMesh;
+        break;
+      case Material::kRemap:
+        e.remap = type.remap == Remap::kGlass ? std::span<const uint8_t>(tables.glass)
+                                              : std::span<const uint8_t>(tables.haze);
+        break;
+      case Material::kTexture:
+        check_texcoords(p, p.offset);
+        e.textured = true;
+        e.texture_linear = true;
+        texture_name_buffer = texture_name(p.texture, type.masked);
+        e.texture = texture_name_buffer;
+        for (size_t i = 0; i < p.count; ++i) {
+          const PacketVertex v = p.vertex(i);
+          corners[i].texcoord = {v.u, v.v};
+        }
+        break;
+    }
+    const bool per_vertex = type.shading == Shading::kGouraud && state->gouraud;
+    if (per_vertex) {
+      for (size_t i = 0; i < p.count; ++i) {
+        const PacketVertex v = p.vertex(i);
+        corners[i].shade = shade_level(m, v.normal, p.offset) << 16;
+      }
+      e.shade_rows = tables.intensity;
+    } else if (type.shading != Shading::kNone) {
+      if (type.material == Material::kTexture) {
+        // Every texel goes through the face's intensity row.
+        for (auto& c : corners) c.shade = level << 16;
+        e.shade_rows = tables.intensity;
+      } else {
+        e.color = tables.shade(level, p.colour);
+        e.color2 = tables.shade(level, p.colour2);
+      }
+    }
+    e.sequence = sequence++;
+    ++result.faces;
+    sink->on_face(e);
+    return winding;
+  }
+
+  // ---- Execution -----------------------------------------------------------------------------
+
+  void call(Model& m, const Instruction& ins, uint32_t target, uint32_t resume, uint32_t depth) {
+    if (want_control) sink->on_call({kEngine, ins.offset, target, resume, depth + 1});
+    execute(m, target, depth + 1);
+    if (want_control) sink->on_return({kEngine, target, resume, depth});
+  }
+
+  void branch(const Instruction& ins, BranchKind kind, bool taken, uint32_t target, int64_t value,
+              int64_t limit) {
+    if (want_control) sink->on_branch({kEngine, ins.offset, kind, taken, target, value, limit});
+  }
+
+  void execute(Model& m, uint32_t start, uint32_t depth) {
+    if (depth > state->depth_limit) throw Stop{"budget: depth", start};
+    if (instructions.size() <= depth) instructions.resize(depth + 1);
+    uint32_t pc = start;
+    while (true) {
+      if (result.ops >= state->step_limit) throw Stop{"budget: steps", pc};
+      Instruction& ins = instructions[depth];
+      decode_instruction(archive.bytes(), pc, archive.source(), ins);
+      ++result.ops;
+      if (want_ops) {
+        OpEvent e;
+        e.engine = kEngine;
+        e.offset = ins.offset;
+        e.size = ins.size;
+        e.op = ins.op;
+        e.name = ins.info->name;
+        e.depth = depth;
+        sink->on_op(e);
+      }
+      if (!(this->*kHandlers[ins.op])(m, ins, depth, pc)) return;
+    }
+  }
+
+  // ---- The eight handlers, indexed by opcode (kHandlers). Each sets the next pc; false = ret.
+
+  bool op_face(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-10
+    m.winding = draw_packet(m, ins.packet, ins.offset);
+    pc = ins.offset + ins.size;
+    return true;
+  }
+
+  bool op_face2(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-11, AP-21
+    if (m.winding >= 0) draw_packet(m, ins.packet, ins.offset);
+    pc = ins.offset + ins.size;
+    return true;
+  }
+
+  bool op_winding(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-12
+    for (uint8_t index : ins.polygon) {
+      if (index >= m.view.size()) {
+        throw InputError(archive.source(), ins.offset + 2,
+                         fmt::format("expected decision-polygon vertex indices below {}, found {}",
+                                     m.view.size(), index));
+      }
+    }
+    const int32_t w = winding_of(m, ins.polygon[0], ins.polygon[1], ins.polygon[2]);
+    const uint32_t front = ins.branches[0], back = ins.branches[1];
+    const bool facing = w >= 0;
+    branch(ins, BranchKind::kWinding, facing, facing ? back : front, w, 0);
+    // The side away from the viewer first, the viewer's side on top (AP-18: then continue).
+    call(m, ins, facing ? back : front, ins.continuation, depth);
+    call(m, ins, facing ? front : back, ins.continuation, depth);
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_ifmask(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-13
+    const bool set = (state->anim & ins.mask) != 0;
+    branch(ins, BranchKind::kMask, set, set ? ins.branches[0] : ins.continuation, state->anim,
+           ins.mask);
+    if (set) call(m, ins, ins.branches[0], ins.continuation, depth);
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_choose(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-14
+    const bool set = (state->anim & ins.mask) != 0;
+    const uint32_t target = set ? ins.branches[0] : ins.branches[1];
+    branch(ins, BranchKind::kMask, set, target, state->anim, ins.mask);
+    call(m, ins, target, ins.continuation, depth);
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_select(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-15
+    const uint32_t index = (state->anim >> ins.shift) & ins.mask;
+    const bool authored = index < ins.branches.size();
+    branch(ins, BranchKind::kSelector, authored, authored ? ins.branches[index] : ins.continuation,
+           index, static_cast<int64_t>(ins.branches.size()));
+    if (authored) {
+      call(m, ins, ins.branches[index], ins.continuation, depth);
+    } else {
+      diagnose(ins.offset, DiagnosticLevel::kInfo,
+               fmt::format("select value {} is beyond the {} authored cases: no case drawn", index,
+                           ins.branches.size()));
+    }
+    pc = ins.continuation;
+    return true;
+  }
+
+  bool op_attached(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-16
+    draw_attached(m, ins, depth);
+    pc = ins.offset + ins.size;
+    return true;
+  }
+
+  bool op_return(Model&, const Instruction&, uint32_t, uint32_t&) { return false; }  // AP-16
+
+  using Handler = bool (Impl::*)(Model&, const Instruction&, uint32_t, uint32_t&);
+  static constexpr std::array<Handler, kOpcodeCount> kHandlers{
+      &Impl::op_face,   &Impl::op_face2,  &Impl::op_winding,  &Impl::op_ifmask,
+      &Impl::op_choose, &Impl::op_select, &Impl::op_attached, &Impl::op_return};
+
+  void draw_attached(Model& m, const Instruction& ins, uint32_t depth) {
+    const auto& attachments = m.geometry->attachments;
+    if (ins.slot >= attachments.size()) {
+      diagnose(ins.offset, DiagnosticLevel::kWarning,
+               fmt::format("attached-model slot {} is beyond the model's {} attachment records",
+                           ins.slot, attachments.size()));
+      return;
+    }
+    const Attachment& a = attachments[ins.slot];
+    uint32_t target = a.model_id;
+    if (a.is_slot()) {
+      auto it = state->slots.find(ins.slot);
+      if (it == state->slots.end()) {
+        diagnose(ins.offset, DiagnosticLevel::kInfo,
+                 fmt::format("attached-model slot {} is filled by gameplay and empty in this "
+                             "state (--set slot{}=RECORD fills it)",
+                             ins.slot, ins.slot));
+        return;
+      }
+      target = it->second;
+    }
+    const ModelRecord* rec = target < archive.count() ? archive.record(target) : nullptr;
+    if (rec == nullptr) {
+      diagnose(ins.offset, DiagnosticLevel::kWarning,
+               fmt::format("attached model {} is not a record of the archive", target));
+      return;
+    }
+    draw_model(*rec, m.transform.then(a), depth + 1, &ins);
+  }
+
+  void draw_model(const ModelRecord& rec, const Transform& transform, uint32_t depth,
+                  const Instruction* caller) {
+    if (depth > state->depth_limit) throw Stop{"budget: depth", rec.offset};
+    Model m;
+    m.record = &rec;
+    m.geometry = &geometry_of(rec);
+    m.transform = transform;
+    place(m);
+    if (!rec.header.has(kProgram)) {
+      diagnose(rec.offset + 0x3c, DiagnosticLevel::kInfo,
+               fmt::format("record {} has no face drawing program", rec.index));
+      return;
+    }
+    const uint32_t start = rec.header.sections[kProgram];
+    if (caller != nullptr) {
+      const uint32_t resume = caller->offset + caller->size;
+      if (want_control) sink->on_call({kEngine, caller->offset, start, resume, depth});
+      execute(m, start, depth);
+      if (want_control) sink->on_return({kEngine, start, resume, depth - 1});
+    } else {
+      execute(m, start, depth);
+    }
+  }
+
+  RunResult run(uint32_t index, const RunState& s, EventSink& out) {
+    state = &s;
+    sink = &out;
+    want_ops = out.wants_ops();
+    want_control = out.wants_control();
+    result = RunResult{};
+    sequence = 0;
+    const ModelRecord* requested = archive.record(index);
+    if (requested == nullptr) {
+      throw InputError(archive.source(), fmt::format("record #{} is empty (offset 0)", index));
+    }
+    const int64_t distance = camera_distance(*requested, s);
+    result.record = select_lod(archive, index, s, distance);
+    const ModelRecord& rec = *archive.record(result.record);
+    result.end_offset = rec.offset;
+    CameraSpec camera = s.camera;
+    camera.distance = static_cast<int32_t>(std::min<int64_t>(distance, INT32_MAX));
+    const auto& b = requested->header.bounds;
+    view = make_view(camera, {(int64_t{b[0]} + b[1]) / 2, (int64_t{b[2]} + b[3]) / 2,
+                              (int64_t{b[4]} + b[5]) / 2});
+    projection = raster::make_projection(s.width, s.height, s.focal_pixels, s.near_z);
+    try {
+      if (s.shadows && rec.header.casts_shadow()) {
+        shadow_pass = true;
+        sun = unit127({s.light[0], s.light[1], s.light[2]});
+        shadow_plane = plane_for(rec);
+        if (sun[1] > 0) {
+          draw_model(rec, Transform{}, 0, nullptr);
+        } else {
+          diagnose(rec.offset, DiagnosticLevel::kInfo,
+                   "the sun is not above the horizon: no shadow");
+        }
+      }
+      shadow_pass = false;
+      draw_model(rec, Transform{}, 0, nullptr);
+      result.reason = "ret at top level";
+    } catch (const Stop& stop) {
+      shadow_pass = false;
+      result.clean = false;
+      result.reason = stop.reason;
+      result.end_offset = stop.offset;
+      diagnose(stop.offset, DiagnosticLevel::kError, stop.reason);
+    } catch (const InputError& error) {
+      shadow_pass = false;
+      result.clean = false;
+      result.reason = error.what();
+      result.end_offset = static_cast<uint32_t>(error.offset());
+      diagnose(result.end_offset, DiagnosticLevel::kError, error.what());
+    }
+    EndEvent end;
+    end.engine = kEngine;
+    end.offset = result.end_offset;
+    end.reason = result.reason;
+    end.clean = result.clean;
+    end.ops = result.ops;
+    end.faces = result.faces;
+    out.on_end(end);
+    return result;
+  }
+
+  // AP-31, AP-33: terrain height under the model (the model's lowest point unless set), the
+  // cloud layer when the model is above it, or a receiver's deck.
+  int64_t plane_for(const ModelRecord& rec) {
+    int64_t plane = state->ground ? *state->ground : rec.header.bounds[2];
+    if (state->cloud && *state->cloud < 0) plane = *state->cloud;
+    if (state->receiver) {
+      const ModelRecord* receiver = archive.record(*state->receiver);
+      if (receiver == nullptr) {
+        throw InputError(archive.source(),
+                         fmt::format("receiver record #{} is empty", *state->receiver));
+      }
+      // The model's origin projected to sea level (y = 0) decides whether it is over the deck.
+      if (auto at = project_onto_plane({0, 0, 0}, sun, 0)) {
+        if (auto deck =
+                receiver_plane(receiver->header, state->receiver_heading, (*at)[0], (*at)[2]))
+          plane = *deck;
+      }
+    }
+    return plane;
+  }
+
+  int64_t camera_distance(const ModelRecord& rec, const RunState& s) const {
+    if (s.camera.distance > 0) return s.camera.distance;
+    // The larger of the horizontal radius and half the bounding box's diagonal, so tall models fit.
+    const auto& b = rec.header.bounds;
+    const int64_t dx = int64_t{b[1]} - b[0], dy = int64_t{b[3]} - b[2], dz = int64_t{b[5]} - b[4];
+    int64_t radius = std::max<int64_t>(rec.header.radius, isqrt(dx * dx + dy * dy + dz * dz) / 2);
+    if (radius <= 0) radius = 1024;
+    return radius * assumed::kDefaultCameraRadiusMultiple;
+  }
+};
+
+Interpreter::Interpreter(const Archive& archive, const ShadingTables& tables,
+                         const TextureArchive* textures)
+    : impl_(std::make_unique<Impl>(archive, tables, textures)) {}
+
+Interpreter::~Interpreter() = default;
+
+RunResult Interpreter::run(uint32_t record, const RunState& state, EventSink& sink) {
+  return impl_->run(record, state, sink);
+}
+
+int64_t Interpreter::camera_distance(const ModelRecord& record, const RunState& state) const {
+  return impl_->camera_distance(record, state);
+}
+
+}  // namespace shapevm::apache

@@ -1,0 +1,82 @@
+// The eight drawing opcodes (seed 003, "Drawing language"; AP-10..AP-18) as ONE table: the
+// meaning is traced, the operand list of each opcode is assumed (assumptions.h, docs/apache.md).
+// The decoder, the interpreter, the disassembler and the assembler all read this table, so a
+// corrected operand order is one edit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "interp/apache/packets.h"
+
+namespace shapevm::apache {
+
+enum class Opcode : uint8_t {
+  kFace = 0,      // primary face; updates the winding result
+  kFace2 = 1,     // secondary face; drawn if the last winding result was nonnegative
+  kWinding = 2,   // decision polygon: two branches in winding order, then continue
+  kIfMask = 3,    // branch when anim & mask != 0, then continue
+  kChoose = 4,    // one of two branches by anim & mask, then continue
+  kSelect = 5,    // authored case (anim >> shift) & mask, then continue
+  kAttached = 6,  // draw an attached model by slot
+  kReturn = 7,    // return from this branch
+};
+inline constexpr uint8_t kOpcodeCount = 8;
+
+enum class OperandKind : uint8_t {
+  kPacket,           // a primary packet
+  kSecondaryPacket,  // length byte, then a packet
+  kPolygon,          // count u8, count vertex indices
+  kMask32,
+  kShift8,
+  kCases,         // case count u8, then that many displacements
+  kDisplacement,  // signed 16-bit, relative to the byte after it
+  kSlot8,
+};
+
+struct Operand {
+  OperandKind kind;
+  const char* role;  // "front", "back", "branch", "set", "clear", "continue", ...
+};
+
+struct OpcodeInfo {
+  uint8_t op;
+  const char* name;    // the project's mnemonic
+  const char* action;  // the seed's description
+  uint8_t operand_count;
+  std::array<Operand, 5> operands;
+};
+
+// nullptr for a byte >= 8.
+const OpcodeInfo* opcode_info(uint8_t op);
+const OpcodeInfo* opcode_by_name(std::string_view name);
+
+// A decoded instruction. Branch targets and the continuation are file offsets.
+struct Instruction {
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  uint8_t op = 0;
+  const OpcodeInfo* info = nullptr;
+  Packet packet;                     // face, face2
+  uint8_t secondary_length = 0;      // face2
+  std::span<const uint8_t> polygon;  // winding: vertex indices
+  uint32_t mask = 0;
+  uint8_t shift = 0;
+  uint8_t slot = 0;
+  // Displacement operands in table order except "continue" (winding: front, back; ifmask: branch;
+  // choose: set, clear; select: the cases).
+  std::vector<uint32_t> branches;
+  bool has_continuation = false;
+  uint32_t continuation = 0;
+};
+
+// Decodes the instruction at `offset` into `out` (reusing its storage). InputError for an opcode
+// byte >= 8, a truncated operand, a secondary length that disagrees with its packet, or a
+// branch target outside the file.
+void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const std::string& source,
+                        Instruction& out);
+
+}  // namespace shapevm::apache
