@@ -8,15 +8,15 @@
 #include "harness/frame_renderer.h"
 #include "interp/apache/interpreter.h"
 #include "interp/apache/palette.h"
-#include "tools/asm/apache_assembler.h"
-#include "tools/gen/apache_generator.h"
+#include "interp/apache/assembler.h"
+#include "interp/apache/generator.h"
 
 using namespace shapevm;
 
 namespace {
 
 struct Corpus {
-  tools::AssembledArchive assembled;
+  apache::AssembledArchive assembled;
   std::unique_ptr<apache::Archive> archive;
   std::unique_ptr<apache::TextureArchive> textures;
   apache::ShadingTables tables;
@@ -25,7 +25,7 @@ struct Corpus {
 const Corpus& corpus() {
   static const Corpus c = [] {
     Corpus out;
-    out.assembled = tools::assemble_apache(tools::generate_apache_archive(1, 1300), "bench.apa");
+    out.assembled = apache::assemble_apache(apache::generate_apache_archive(1, 1300), "bench.apa");
     out.archive = std::make_unique<apache::Archive>(out.assembled.archive, "3DOBJS.BIN");
     out.textures = std::make_unique<apache::TextureArchive>(out.assembled.textures, "OBJTEXT.BIN");
     out.tables = apache::build_shading_tables(apache::default_3dpal());

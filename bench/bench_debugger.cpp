@@ -10,10 +10,11 @@
 #include <filesystem>
 
 #include "harness/debugger.h"
-#include "interp/common/file_io.h"
+#include "core/file_io.h"
 #include "interp/fa/interpreter.h"
-#include "tools/asm/fa_assembler.h"
-#include "tools/fa_debug_engine.h"
+#include "interp/fa/assembler.h"
+#include "harness/program_debug_engine.h"
+#include "interp/common/registry.h"
 
 using namespace shapevm;
 
@@ -45,7 +46,7 @@ std::string geometry_text() {
 
 std::string shape_file(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / ("shapevm-bench-" + name + ".SH");
-  auto a = tools::assemble_fa(text, name + ".fas");
+  auto a = fa::assemble_fa(text, name + ".fas");
   write_file_atomic(path, a.file);
   return path.string();
 }
@@ -58,19 +59,14 @@ const std::string& shape_path(int which) {
 
 struct Session {
   explicit Session(int which)
-      : engine([&] {
-          tools::FaDebugOptions o;
-          o.file = shape_path(which);
-          return o;
-        }()),
-        debugger(engine) {
+      : engine(open_program(shape_path(which), {}), StateRequest{}), debugger(engine) {
     debugger.restart();
     debugger.cont();  // to the end, to learn the length
     total = debugger.current().steps;
     debugger.restart();
     debugger.step(total / 2);
   }
-  tools::FaDebugEngine engine;
+  harness::ProgramDebugEngine engine;
   harness::Debugger debugger;
   uint64_t total = 0;
 };
@@ -105,7 +101,7 @@ BENCHMARK(BM_ReverseContinue)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 // A plain run (no sink wants anything) vs the same run through the debugger to its end.
 void BM_PlainRun(benchmark::State& state) {
   auto shape = fa::load_shape(
-      tools::assemble_fa(state.range(0) == 0 ? control_flow_text() : geometry_text(), "bench.fas")
+      fa::assemble_fa(state.range(0) == 0 ? control_flow_text() : geometry_text(), "bench.fas")
           .file,
       "bench.SH");
   fa::Interpreter interp(shape);

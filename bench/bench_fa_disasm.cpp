@@ -11,8 +11,8 @@
 #include "interp/fa/listing.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
-#include "tools/asm/fa_assembler.h"
-#include "tools/gen/fa_generator.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/generator.h"
 
 namespace {
 
@@ -35,9 +35,9 @@ const Corpus& corpus() {
     Corpus out;
     std::vector<std::pair<size_t, size_t>> sizes;
     for (uint32_t i = 0; i < kCorpusShapes; ++i) {
-      out.texts.push_back(tools::generate_fa_shape(kSeed, i));
-      const std::string name = tools::generated_shape_stem(i);
-      const tools::AssembledShape assembled = tools::assemble_fa(out.texts.back(), name + ".fas");
+      out.texts.push_back(fa::generate_fa_shape(kSeed, i));
+      const std::string name = fa::generated_shape_stem(i);
+      const fa::AssembledShape assembled = fa::assemble_fa(out.texts.back(), name + ".fas");
       out.shapes.push_back(fa::load_shape(assembled.file, name + ".SH"));
       out.file_bytes += assembled.file.size();
       out.code_bytes += out.shapes.back().code().size();
@@ -93,7 +93,7 @@ void BM_AssembleTypicalShape(benchmark::State& state) {
   const std::string& text = c.texts[c.typical];
   size_t file_bytes = 0;
   for (auto _ : state) {
-    tools::AssembledShape shape = tools::assemble_fa(text, "typical.fas");
+    fa::AssembledShape shape = fa::assemble_fa(text, "typical.fas");
     file_bytes = shape.file.size();
     benchmark::DoNotOptimize(shape);
   }
@@ -108,7 +108,7 @@ void BM_GenerateShapeText(benchmark::State& state) {
   uint32_t index = 0;
   size_t bytes = 0;
   for (auto _ : state) {
-    std::string text = tools::generate_fa_shape(kSeed, index++ % kCorpusShapes);
+    std::string text = fa::generate_fa_shape(kSeed, index++ % kCorpusShapes);
     bytes += text.size();
     benchmark::DoNotOptimize(text);
   }

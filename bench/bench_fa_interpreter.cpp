@@ -10,9 +10,9 @@
 
 #include "harness/frame_renderer.h"
 #include "interp/fa/interpreter.h"
-#include "tools/asm/fa_assembler.h"
-#include "tools/gen/fa_generator.h"
-#include "tools/render_fa.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/generator.h"
+#include "bench/fa_frame.h"
 
 using namespace shapevm;
 
@@ -26,7 +26,7 @@ struct CountingSink : EventSink {
 };
 
 fa::Shape assemble(const std::string& text) {
-  auto a = tools::assemble_fa(text, "bench.fas");
+  auto a = fa::assemble_fa(text, "bench.fas");
   return fa::load_shape(a.file, "bench.SH");
 }
 
@@ -99,7 +99,7 @@ void BM_RenderGeometry640x480(benchmark::State& state) {
   fa::RunState rs;
   rs.camera = {400, 150, 20};
   for (auto _ : state) {
-    auto f = tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr);
+    auto f = bench::render_fa_frame(shape, rs, 640, 480);
     benchmark::DoNotOptimize(f.frame.pixels().data());
   }
   state.counters["fps"] =
@@ -110,14 +110,14 @@ BENCHMARK(BM_RenderGeometry640x480);
 void BM_RenderGeneratedCorpus(benchmark::State& state) {
   static const std::vector<fa::Shape> corpus = [] {
     std::vector<fa::Shape> v;
-    for (uint32_t i = 0; i < 1275; ++i) v.push_back(assemble(tools::generate_fa_shape(7, i)));
+    for (uint32_t i = 0; i < 1275; ++i) v.push_back(assemble(fa::generate_fa_shape(7, i)));
     return v;
   }();
   fa::RunState rs;
   for (auto _ : state) {
     uint64_t faces = 0;
     for (const auto& shape : corpus)
-      faces += tools::render_fa_frame(shape, rs, 640, 480, 0, nullptr).faces_filled;
+      faces += bench::render_fa_frame(shape, rs, 640, 480).faces_filled;
     benchmark::DoNotOptimize(faces);
   }
   state.counters["shapes"] = 1275;

@@ -13,10 +13,10 @@
 #include "interp/fa/articulation.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/x86_runner.h"
-#include "tools/asm/fa_assembler.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/gen/fa_generator.h"
-#include "tools/render_fa.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/shape_input.h"
+#include "interp/fa/generator.h"
+#include "bench/fa_frame.h"
 #include "x86/sandbox.h"
 
 using namespace shapevm;
@@ -24,7 +24,7 @@ using namespace shapevm;
 namespace {
 
 const fa::Shape& jet() {
-  static const fa::Shape shape = tools::load_fa_shape(SHAPEVM_BENCH_EXAMPLES_DIR "/fa/jet.SH");
+  static const fa::Shape shape = fa::load_shape_spec(SHAPEVM_BENCH_EXAMPLES_DIR "/fa/jet.SH");
   return shape;
 }
 
@@ -103,7 +103,7 @@ void BM_CorpusAllArticulationStates(benchmark::State& state) {
   static const std::vector<Item> corpus = [] {
     std::vector<Item> v;
     for (uint32_t i = 0; i < 1275; ++i) {
-      auto a = tools::assemble_fa(tools::generate_fa_shape(7, i), "bench.fas");
+      auto a = fa::assemble_fa(fa::generate_fa_shape(7, i), "bench.fas");
       Item item{fa::load_shape(a.file, "bench.SH"), {{}}};
       const auto an = fa::analyze_articulations(item.shape, fa::walk_shape(item.shape));
       // The default, then each input through each of its distinct values, one at a time.
@@ -122,7 +122,7 @@ void BM_CorpusAllArticulationStates(benchmark::State& state) {
       for (const auto& imports : item.states) {
         fa::RunState rs;
         rs.imports = imports;
-        faces += tools::render_fa_frame(item.shape, rs, 640, 480, 0, nullptr).faces_filled;
+        faces += bench::render_fa_frame(item.shape, rs, 640, 480).faces_filled;
         ++frames;
       }
     }

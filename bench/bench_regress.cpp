@@ -5,14 +5,14 @@
 
 #include "harness/regress_runner.h"
 #include "raster/frame_compare.h"
-#include "tools/regress_engines.h"
+#include "harness/program_case_renderer.h"
 
 using namespace shapevm;
 
 namespace {
 
 void BM_RegressGoldenManifest(benchmark::State& state) {
-  const harness::EngineRegistry engines = tools::builtin_case_engines();
+  const harness::EngineRegistry engines = harness::registered_case_engines();
   const harness::Manifest manifest =
       harness::read_manifest(SHAPEVM_BENCH_SOURCE_DIR "/tests/golden/manifest.json");
   harness::RunnerOptions options;

@@ -6,8 +6,8 @@
 
 #include "harness/viewer_session.h"
 #include "raster/png_io.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/viewer_fa.h"
+#include "interp/fa/shape_input.h"
+#include "interp/fa/viewer_model.h"
 
 namespace {
 
@@ -15,13 +15,18 @@ using namespace shapevm;
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
 
-tools::FaViewerEngine make_jet(bool lod0_gear) {
-  tools::RunOptions o;
+const fa::Shape& jet() {
+  static const fa::Shape shape = fa::load_shape_spec(kJet);
+  return shape;
+}
+
+fa::FaViewerModel make_jet(bool lod0_gear) {
+  StateRequest o;
   if (lod0_gear) {
-    o.lod = 0;
+    o.options = {{"lod", "0"}};
     o.sets = {"_PLgearDown=1"};
   }
-  return tools::FaViewerEngine(tools::load_fa_shape(kJet), o, {}, raster::default_palette(), {});
+  return fa::FaViewerModel(jet(), o, {}, RenderSetup{raster::default_palette(), {}, {}});
 }
 
 void BM_ViewerFrame(benchmark::State& st) {

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <system_error>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "harness/debug_repl.h"
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 
 namespace shapevm::harness {
 

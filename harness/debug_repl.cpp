@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {

@@ -156,10 +156,10 @@ class Debugger::Execution : public PauseHandler, public EventSink {
     if (tick_ > from_) messages_.push_back({tick_, e.offset, e.level, e.message});
     if (extra_) extra_->on_diagnostic(e);
   }
-  void on_x86(const X86Event& e) override {
+  void on_native(const NativeEvent& e) override {
     if (done_) return;
     if (e.enter) native_entry_ = true;
-    if (extra_) extra_->on_x86(e);
+    if (extra_) extra_->on_native(e);
   }
 
   bool pause(const PausePoint& p) override {

@@ -74,7 +74,7 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     style.remap = e.remap;
     raster::fill_styled(frame_, screen_, style);
   } else if (texture != nullptr) {
-    if (settings_.perspective_textures_when_flag_0x10 && (e.content_flags & 0x10)) {
+    if (e.perspective) {
       raster::fill_textured_perspective(frame_, screen_, *texture);
     } else {
       raster::fill_textured_affine(frame_, screen_, *texture);

@@ -9,20 +9,15 @@
 #include <string_view>
 
 #include "interp/common/events.h"
+#include "interp/common/render_setup.h"
 #include "raster/framebuffer.h"
 #include "raster/projection.h"
 #include "raster/texture.h"
 
 namespace shapevm::harness {
 
-// Finds a texture by the name a program uses; nullptr when it is not available.
-using TextureLookup = std::function<const raster::Texture*(std::string_view name)>;
-
-struct FrameSettings {
-  int32_t focal_pixels = 480;  // the frame height (assumed: docs/raster.md, docs/fa.md)
-  int32_t near_z = 256;        // one shape unit in front of the viewer
-  bool perspective_textures_when_flag_0x10 = true;  // content flag 0x10 (untraced: "perspective?")
-};
+using ::shapevm::FrameSettings;
+using ::shapevm::TextureLookup;
 
 class FrameRenderer : public EventSink {
  public:

@@ -8,8 +8,8 @@
 #include <set>
 #include <system_error>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 
 namespace shapevm::harness {
 

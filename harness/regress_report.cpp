@@ -4,8 +4,8 @@
 
 #include <system_error>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "raster/diff_image.h"
 #include "raster/png_io.h"
 

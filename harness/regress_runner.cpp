@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 namespace shapevm::harness {
 

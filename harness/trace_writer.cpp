@@ -66,7 +66,7 @@ void TraceWriter::on_branch(const BranchEvent& e) {
   fmt::format_to(
       std::back_inserter(buf_),
       R"({{"ev":"branch","eng":"{}","off":{},"kind":"{}","taken":{},"to":{},"value":{},"limit":{}}})",
-      e.engine, e.offset, branch_kind_name(e.kind), e.taken, e.target, e.value, e.limit);
+      e.engine, e.offset, e.kind, e.taken, e.target, e.value, e.limit);
   line();
 }
 
@@ -140,13 +140,13 @@ void TraceWriter::on_end(const EndEvent& e) {
   flush();
 }
 
-void TraceWriter::on_x86(const X86Event& e) {
+void TraceWriter::on_native(const NativeEvent& e) {
   auto it = std::back_inserter(buf_);
   if (e.enter) {
-    fmt::format_to(it, R"({{"ev":"x86_enter","eng":"{}","off":{},"payload":{}}})", e.engine,
-                   e.offset, e.offset + 2);
+    fmt::format_to(it, R"({{"ev":"{}_enter","eng":"{}","off":{},"payload":{}}})", e.arch, e.engine,
+                   e.offset, e.payload);
   } else {
-    fmt::format_to(it, R"({{"ev":"x86_exit","eng":"{}","off":{})", e.engine, e.offset);
+    fmt::format_to(it, R"({{"ev":"{}_exit","eng":"{}","off":{})", e.arch, e.engine, e.offset);
     if (e.counted) fmt::format_to(it, R"(,"instructions":{})", e.instructions);
     if (e.resumed) fmt::format_to(it, R"(,"resume":{})", e.resume);
     fmt::format_to(it, R"(,"reason":{}}})", json_quote(e.reason));
@@ -154,9 +154,10 @@ void TraceWriter::on_x86(const X86Event& e) {
   line();
 }
 
-void TraceWriter::on_x86_instruction(const X86InstructionEvent& e) {
+void TraceWriter::on_native_instruction(const NativeInstructionEvent& e) {
   auto it = std::back_inserter(buf_);
-  fmt::format_to(it, R"({{"ev":"x86_insn","eng":"{}","addr":{},"bytes":")", e.engine, e.address);
+  fmt::format_to(it, R"({{"ev":"{}_insn","eng":"{}","addr":{},"bytes":")", e.arch, e.engine,
+                 e.address);
   for (uint8_t b : e.bytes) fmt::format_to(it, "{:02x}", b);
   fmt::format_to(it, R"(","text":{}}})", json_quote(e.text));
   line();

@@ -31,8 +31,8 @@ class TraceWriter : public EventSink {
   void on_face(const FaceEvent& e) override;
   void on_diagnostic(const DiagnosticEvent& e) override;
   void on_end(const EndEvent& e) override;
-  void on_x86(const X86Event& e) override;
-  void on_x86_instruction(const X86InstructionEvent& e) override;
+  void on_native(const NativeEvent& e) override;
+  void on_native_instruction(const NativeInstructionEvent& e) override;
   void on_import_read(const ImportReadEvent& e) override;
   void flush();
 

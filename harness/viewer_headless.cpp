@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {
@@ -32,7 +32,8 @@ bool repeats(ViewerAction a) {
 }
 
 [[noreturn]] void sdl_failure(const char* what) {
-  throw std::runtime_error(fmt::format("SDL: {}: {}", what, SDL_GetError()));
+  // The window system refused (no display, no driver): the environment, not a bug (exit 2).
+  throw InputError("view", fmt::format("SDL: {}: {}", what, SDL_GetError()));
 }
 
 struct SdlDeleter {
@@ -141,7 +142,7 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   // would run invisibly forever, so only a screenshot may use it.
   const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
   if ((driver == "offscreen" || driver == "dummy") && !options.screenshot)
-    throw std::runtime_error(fmt::format(
+    throw InputError("view", fmt::format(
         "no display to open a window on (SDL video driver '{}'); use --headless or --screenshot",
         driver));
   const raster::Framebuffer& first = session.frame();

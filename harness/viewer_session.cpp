@@ -10,8 +10,8 @@
 #include "harness/event_counter.h"
 #include "harness/frame_renderer.h"
 #include "harness/trace_writer.h"
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {

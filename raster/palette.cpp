@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 namespace shapevm::raster {
 

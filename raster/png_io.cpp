@@ -10,8 +10,8 @@
 #include <new>
 #include <unordered_map>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 
 // libpng reports errors by longjmp. longjmp may only skip frames that own no objects with
 // destructors, so the functions that call setjmp below (run_png_write, run_png_read) create no
@@ -173,6 +173,20 @@ uint32_t pack_rgb(uint8_t r, uint8_t g, uint8_t b) {
   return (static_cast<uint32_t>(r) << 16) | (static_cast<uint32_t>(g) << 8) | b;
 }
 
+// Decodes `bytes` into `pixels` (with `rows` pointing into it); InputError "<what>: <reason>".
+void read_png_or_throw(std::span<const uint8_t> bytes, const std::string& source, const char* what,
+                       PngReadState& state, std::vector<uint8_t>& pixels,
+                       std::vector<png_bytep>& rows) {
+  state.input = bytes;
+  state.pixels = &pixels;
+  state.rows = &rows;
+  if (!run_png_read(state)) {
+    throw InputError(
+        source, fmt::format("{}: {}", what,
+                            state.message.text[0] != '\0' ? state.message.text : "libpng failed"));
+  }
+}
+
 }  // namespace
 
 std::vector<uint8_t> encode_indexed_png(const Framebuffer& frame, const Palette& palette) {
@@ -204,14 +218,7 @@ IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& sourc
   std::vector<uint8_t> pixels;
   std::vector<png_bytep> rows;
   PngReadState state;
-  state.input = bytes;
-  state.pixels = &pixels;
-  state.rows = &rows;
-  if (!run_png_read(state)) {
-    throw InputError(
-        source, fmt::format("not a readable PNG: {}",
-                            state.message.text[0] != '\0' ? state.message.text : "libpng failed"));
-  }
+  read_png_or_throw(bytes, source, "not a readable PNG", state, pixels, rows);
   const int width = static_cast<int>(state.width);
   const int height = static_cast<int>(state.height);
   IndexedImage image{Framebuffer(width, height), Palette{}, 0};
@@ -289,14 +296,7 @@ Framebuffer decode_mask_png(std::span<const uint8_t> bytes, const std::string& s
   std::vector<uint8_t> pixels;
   std::vector<png_bytep> rows;
   PngReadState state;
-  state.input = bytes;
-  state.pixels = &pixels;
-  state.rows = &rows;
-  if (!run_png_read(state)) {
-    throw InputError(
-        source, fmt::format("not a readable PNG mask: {}",
-                            state.message.text[0] != '\0' ? state.message.text : "libpng failed"));
-  }
+  read_png_or_throw(bytes, source, "not a readable PNG mask", state, pixels, rows);
   Framebuffer mask(static_cast<int>(state.width), static_cast<int>(state.height));
   auto out = mask.pixels();
   for (size_t i = 0; i < out.size(); ++i) {

@@ -1,10 +1,12 @@
-// shapevm asm IN -o OUT.SH: the FA assembler (docs/fa-asm.md).
+// shapevm asm IN -o OUT: an engine's assembler text (recognised by its content) written as the
+// engine's files (FA: a .SH; Apache: 3DOBJS.BIN with OBJTEXT.BIN and 3DPAL.RGB beside it).
 #include <fmt/format.h>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
-#include "tools/apache_commands.h"
-#include "tools/asm/fa_assembler.h"
+#include <filesystem>
+
+#include "core/file_io.h"
+#include "core/input_error.h"
+#include "interp/common/registry.h"
 #include "tools/command.h"
 
 namespace shapevm::tools {
@@ -13,32 +15,45 @@ void register_asm_command(CLI::App& app, CommandContext&) {
   struct Options {
     std::string input;
     std::string output;
+    std::string engine;
     bool force = false;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "asm",
-      "Assemble FA shape text (the language `shapevm disasm` prints; docs/fa-asm.md) into a Phar "
-      "Lap\n"
-      "PE .SH with CODE, .idata, .reloc and trampolines laid out as the shipped shapes have them.");
-  cmd->add_option("input", opts->input,
-                  "The assembler text: .fas (FA) or .apa (Apache: writes 3DOBJS.BIN, OBJTEXT.BIN, "
-                  "3DPAL.RGB)")
+      "Assemble an engine's text (the language `shapevm disasm` prints; the engine is recognised\n"
+      "by the text's content). FA (docs/fa-asm.md): a Phar Lap PE .SH with CODE, .idata, .reloc\n"
+      "and trampolines laid out as the shipped shapes have them. Apache: 3DOBJS.BIN, with\n"
+      "OBJTEXT.BIN and 3DPAL.RGB written beside it.");
+  cmd->add_option("input", opts->input, "The assembler text")->required();
+  cmd->add_option("-o,--output", opts->output, "The file to write (others go beside it)")
       ->required();
-  cmd->add_option("-o,--output", opts->output, "The .SH file to write")->required();
-  cmd->add_flag("--force", opts->force, "Overwrite the output file if it exists");
+  cmd->add_option("--engine", opts->engine, "Force the engine (default: recognised by content)");
+  cmd->add_flag("--force", opts->force, "Overwrite the output files if they exist");
   cmd->callback([opts] {
-    if (std::filesystem::exists(opts->output) && std::filesystem::exists(opts->input) &&
-        std::filesystem::equivalent(opts->input, opts->output)) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(opts->output, ec) && fs::exists(opts->input, ec) &&
+        fs::equivalent(opts->input, opts->output, ec)) {
       throw InputError(opts->output, "the output would overwrite the input");
     }
-    if (std::filesystem::path(opts->input).extension() == ".apa")
-      return apache_asm(opts->input, opts->output, opts->force);
-    auto bytes = read_file(opts->input);
-    std::string text(bytes.begin(), bytes.end());
-    AssembledShape shape = assemble_fa(text, opts->input);
-    write_file_atomic(opts->output, shape.file,
-                      opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
+    const auto bytes = read_file(opts->input);
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    const Engine& engine = engine_for_text(text, opts->input, opts->engine);
+    const std::vector<OutputFile> files =
+        engine.assemble(text, opts->input, fs::path(opts->output).filename().string());
+    // The first file is the one -o names; the rest go beside it. Refuse before writing any.
+    std::vector<fs::path> paths;
+    for (size_t i = 0; i < files.size(); ++i)
+      paths.push_back(i == 0 ? fs::path(opts->output)
+                             : fs::path(opts->output).parent_path() / files[i].name);
+    if (!opts->force) {
+      for (const auto& p : paths)
+        if (fs::exists(p, ec))
+          throw InputError(p.string(), "already exists (pass --force to replace it)");
+    }
+    const Overwrite overwrite = opts->force ? Overwrite::kAllow : Overwrite::kRefuse;
+    for (size_t i = 0; i < files.size(); ++i) write_file_atomic(paths[i], files[i].bytes, overwrite);
   });
 }
 

@@ -4,13 +4,13 @@
 
 #include <filesystem>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "raster/diff_image.h"
 #include "raster/frame_compare.h"
 #include "raster/png_io.h"
 #include "tools/command.h"
 #include "tools/frame_input.h"
-#include "tools/render_fa.h"
+#include "tools/state_options.h"
 
 namespace shapevm::tools {
 

@@ -1,58 +1,57 @@
-// shapevm disasm FILE: the FA listing, which is also assembler input (docs/fa-asm.md).
+// shapevm disasm FILE: a program's listing in the engine's assembler text (FA: offsets, raw bytes,
+// mnemonics, operands, labels, handler names, x86 via Capstone; it assembles back to the same
+// file), or JSON.
 #include <fmt/format.h>
 
-#include "interp/apache/archive_input.h"
-#include "interp/common/file_io.h"
-#include "interp/fa/listing.h"
-#include "tools/apache_commands.h"
+#include <cstdio>
+
+#include "core/file_io.h"
+#include "interp/common/registry.h"
 #include "tools/command.h"
-#include "tools/fa_shape_loader.h"
+#include "tools/state_options.h"
 
 namespace shapevm::tools {
 
 void register_disasm_command(CLI::App& app, CommandContext& ctx) {
   struct Options {
-    std::string file;
-    std::string output;
+    InputOptions input;
     bool json = false;
+    std::string output;
     bool force = false;
-    fa::WalkOptions walk;
+    StateOptions state;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "disasm",
-      "Disassemble an FA .SH shape (file or LIB:MEMBER): offsets (CODE-relative, header at 0), "
-      "raw\n"
-      "bytes, mnemonics, decoded operands, labels for every target, handler names, and x86 "
-      "regions\n"
-      "disassembled inline. The listing re-assembles with `shapevm asm` to the identical file.\n"
+      "Disassemble a program of any engine (file or CONTAINER:MEMBER). FA: offsets\n"
+      "(CODE-relative, header at 0), raw bytes, mnemonics, decoded operands, labels for every\n"
+      "target, handler names and x86 regions disassembled inline; the listing re-assembles with\n"
+      "`shapevm asm` to the identical file. Apache: a record's drawing program.\n"
       "Exit 2 if the file is malformed (the listing is still printed, with the errors).");
-  cmd->add_option("file", opts->file,
-                  "The .SH file or LIB:MEMBER (FA), or 3DOBJS.BIN:#N / 3DOBJS.BIN:NAME (Apache)")
-      ->required();
+  add_input_options(cmd, opts->input,
+                    "The program: a file or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:#17)");
   cmd->add_flag("--json", opts->json, "Print the listing as JSON");
   cmd->add_option("-o,--output", opts->output, "Write the listing to this file instead of stdout");
   cmd->add_flag("--force", opts->force, "Overwrite the output file if it exists");
-  add_objend_option(cmd, opts->walk);
+  cmd->add_option("--objend", opts->state.objend,
+                  "FA: how PtrToObjEnd's operand is read (absolute or relative)")
+      ->check(CLI::IsMember({"absolute", "relative"}, CLI::ignore_case));
   cmd->callback([opts, &ctx] {
-    if (apache::is_apache_spec(opts->file))
-      return apache_disasm(opts->file, opts->output, opts->force);
-    fa::Shape shape = load_fa_shape(opts->file);
-    fa::WalkResult walk = fa::walk_shape(shape, opts->walk);
-    fa::Listing listing = fa::make_listing(shape, walk, opts->json);
-    std::string text = opts->json ? fa::render_listing_json(shape, listing).dump(1) + "\n"
-                                  : fa::render_listing_text(shape, listing);
+    OpenOptions open;
+    open.state = state_request(opts->state, 640, 480);
+    auto program = open_program(opts->input.file, open, opts->input.engine);
+    validate_state(*program, open.state);
+    const std::string text =
+        opts->json ? program->listing_json().dump(1) + "\n" : program->listing_text();
     if (opts->output.empty()) {
       fmt::print("{}", text);
     } else {
       write_text_atomic(opts->output, text, opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
     }
-    for (const auto& d : walk.diagnostics) {
-      if (d.level != fa::WalkDiagnostic::Level::kError) continue;
+    for (const auto& error : program->static_errors()) {
       std::fflush(stdout);
-      fmt::print(stderr, "shapevm: error: {}: offset 0x{:x} (CODE offset 0x{:x}): {}\n",
-                 shape.source(), shape.file_offset(d.offset), d.offset, d.message);
-      ctx.exit_code = 2;
+      fmt::print(stderr, "shapevm: error: {}\n", error);
+      ctx.exit_code = kExitBadInput;
     }
   });
 }

@@ -1,50 +1,49 @@
-// shapevm info FILE: header, counts and structure of an FA shape.
+// shapevm info FILE...: what a program is (header, counts, branches, inputs), in the engine's own
+// terms; text or JSON.
 #include <fmt/format.h>
 
-#include "interp/apache/archive_input.h"
-#include "interp/fa/shape_info.h"
-#include "tools/apache_commands.h"
+#include "interp/common/registry.h"
 #include "tools/command.h"
-#include "tools/fa_shape_loader.h"
+#include "tools/state_options.h"
 
 namespace shapevm::tools {
 
 void register_info_command(CLI::App& app, CommandContext& ctx) {
   struct Options {
     std::vector<std::string> files;
+    std::string engine;
     bool json = false;
-    fa::WalkOptions walk;
+    StateOptions state;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "info",
-      "Describe FA .SH shapes (files or LIB:MEMBER): header fields, instruction counts by opcode,\n"
-      "vertex buffers, faces, textures, frame tables, LOD/detail sites, damage branches, x86 "
-      "blocks,\n"
-      "imports and trampolines, and which PtrToObjEnd reading lands on an EndObject.\n"
-      "With several files and --json, prints one JSON object per line.");
-  cmd->add_option("files", opts->files,
-                  "The .SH files or LIB:MEMBER (FA), or 3DOBJS.BIN[:#N or :NAME] (Apache)")
+      "Describe programs of any engine (files or CONTAINER:MEMBER), recognised by content: FA\n"
+      "shapes (header, instruction counts by opcode, vertex buffers, faces, textures, frame\n"
+      "tables, LOD/detail sites, damage branches, x86 blocks, imports), Apache archives and\n"
+      "records. With several files and --json, prints one JSON object per line. Exit 2 if a\n"
+      "program is malformed.");
+  cmd->add_option("files", opts->files, "Files, or CONTAINER:MEMBER (FA_2.LIB:A10.SH, "
+                                        "3DOBJS.BIN:#17, 3DOBJS.BIN:NAME)")
       ->required();
+  cmd->add_option("--engine", opts->engine, "Force the engine (default: recognised by content)");
   cmd->add_flag("--json", opts->json, "Print JSON");
-  add_objend_option(cmd, opts->walk);
+  cmd->add_option("--objend", opts->state.objend,
+                  "FA: how PtrToObjEnd's operand is read (absolute or relative)")
+      ->check(CLI::IsMember({"absolute", "relative"}, CLI::ignore_case));
   cmd->callback([opts, &ctx] {
+    const bool several = opts->files.size() > 1;
     for (const auto& file : opts->files) {
-      if (apache::is_apache_spec(file)) {
-        apache_info(file, opts->json, opts->files.size() > 1, ctx);
-        continue;
-      }
-      fa::Shape shape = load_fa_shape(file);
-      fa::WalkResult walk = fa::walk_shape(shape, opts->walk);
-      fa::ShapeInfo info = fa::analyze_shape(shape, walk);
+      OpenOptions open;
+      open.state = state_request(opts->state, 640, 480);
+      auto program = open_program(file, open, opts->engine);
+      validate_state(*program, open.state);
       if (opts->json) {
-        fmt::print("{}\n",
-                   fa::shape_info_json(shape, walk, info).dump(opts->files.size() > 1 ? -1 : 1));
+        fmt::print("{}\n", program->info_json().dump(several ? -1 : 1));
       } else {
-        fmt::print("{}{}", fa::shape_info_text(shape, walk, info),
-                   opts->files.size() > 1 ? "\n" : "");
+        fmt::print("{}{}", program->info_text(), several ? "\n" : "");
       }
-      if (walk.has_errors()) ctx.exit_code = 2;
+      if (!program->static_errors().empty()) ctx.exit_code = kExitBadInput;
     }
   });
 }

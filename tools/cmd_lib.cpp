@@ -1,6 +1,7 @@
-// `shapevm lib`: list and extract the members of Fighters Anthology EALIB (.LIB) containers.
+// `shapevm lib`: list and extract the members of any engine's containers (FA EALIB .LIB, Apache
+// 3DOBJS.BIN records, ...), the container recognised by its content.
 //
-// Extraction never writes a member still compressed: members shapevm cannot decode (LZSS,
+// Extraction never writes a member still compressed: members shapevm cannot decode (FA: LZSS,
 // PXPK) are refused when named, and skipped with an error (exit code 2) when extracting all.
 // Every check that can be made before writing (names, flags, clashing or existing output files)
 // is made first, so a refused extraction leaves the output directory as it was.
@@ -8,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -16,9 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
-#include "interp/fa/ealib.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
+#include "core/member_spec.h"
+#include "interp/common/registry.h"
 #include "tools/command.h"
 
 namespace shapevm::tools {
@@ -28,11 +31,13 @@ namespace fs = std::filesystem;
 
 struct LsOptions {
   std::string lib_path;
+  std::string engine;
   bool json = false;
 };
 
 struct ExtractOptions {
   std::string lib_path;
+  std::string engine;
   std::vector<std::string> members;
   std::string output_dir;
   bool force = false;
@@ -51,46 +56,77 @@ std::string output_file_name(const std::string& member_name) {
   return out;
 }
 
-std::string flags_text(const fa::LibEntry& entry) {
-  return fmt::format("{} {}", entry.flags, fa::compression_name(entry.flags));
+std::string flags_text(const MemberInfo& m) {
+  return m.compression.empty() ? std::string("-") : fmt::format("{} {}", m.flags, m.compression);
 }
 
-void note_missing_terminator(const fa::EaLib& lib) {
-  if (lib.has_terminator()) return;
-  std::fflush(stdout);
-  fmt::print(stderr,
-             "shapevm: note: {} has no directory terminator; its last member runs to the end "
-             "of the file\n",
-             lib.source());
+// The container and the engine whose format it is; InputError when no engine's containers
+// include it.
+struct OpenedContainer {
+  EngineInput input;
+  const Engine* engine = nullptr;
+  std::vector<MemberInfo> members;
+};
+
+OpenedContainer open_container(const std::string& path, const std::string& forced) {
+  OpenedContainer c;
+  c.input = read_input(path);
+  if (c.input.member)
+    throw InputError(path, "name the container file itself, without a :MEMBER");
+  c.engine = &engine_for(c.input, forced);
+  if (!c.engine->is_container(c.input.bytes)) {
+    throw InputError(path, 0,
+                     fmt::format("a container; this is a {} file that holds no members",
+                                 c.engine->title()));
+  }
+  c.members = c.engine->members(c.input);
+  return c;
+}
+
+const MemberInfo* find_member(const std::vector<MemberInfo>& members, const std::string& name) {
+  for (const auto& m : members)
+    if (m.name.size() == name.size() &&
+        std::equal(m.name.begin(), m.name.end(), name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        }))
+      return &m;
+  if (const auto index = member_index(name); index && *index < members.size())
+    return &members[*index];
+  return nullptr;
+}
+
+void print_notes(const OpenedContainer& c) {
+  for (const auto& note : c.engine->container_notes(c.input)) {
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: note: {}\n", note);
+  }
 }
 
 void run_ls(const LsOptions& options) {
-  const std::vector<uint8_t> bytes = read_file(options.lib_path);
-  const fa::EaLib lib(bytes, options.lib_path);
+  const OpenedContainer c = open_container(options.lib_path, options.engine);
   if (options.json) {
     // Ordered, so the keys read in the order a listing shows them.
     nlohmann::ordered_json members = nlohmann::ordered_json::array();
-    for (const fa::LibEntry& entry : lib.entries()) {
+    for (const MemberInfo& m : c.members) {
       members.push_back({
-          {"name", entry.name},
-          {"flags", entry.flags},
-          {"compression", fa::compression_name(entry.flags)},
-          {"offset", entry.offset},
-          {"stored_size", entry.stored_size},
-          {"unpacked_size", entry.unpacked_size_known ? nlohmann::ordered_json(entry.unpacked_size)
-                                                      : nlohmann::ordered_json()},
+          {"name", m.name},
+          {"flags", m.flags},
+          {"compression", m.compression.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.compression)},
+          {"offset", m.offset},
+          {"stored_size", m.stored},
+          {"unpacked_size", m.size ? nlohmann::ordered_json(*m.size) : nlohmann::ordered_json()},
       });
     }
     fmt::print("{}\n", members.dump(2));
   } else {
     fmt::print("{:<12}  {:<11}  {:>10}  {:>10}\n", "NAME", "FLAGS", "STORED", "UNPACKED");
-    for (const fa::LibEntry& entry : lib.entries()) {
-      fmt::print("{:<12}  {:<11}  {:>10}  {:>10}\n", entry.name, flags_text(entry),
-                 entry.stored_size,
-                 entry.unpacked_size_known ? fmt::to_string(entry.unpacked_size) : "?");
+    for (const MemberInfo& m : c.members) {
+      fmt::print("{:<12}  {:<11}  {:>10}  {:>10}\n", m.name, flags_text(m), m.stored,
+                 m.size ? fmt::to_string(*m.size) : "?");
     }
   }
-  note_missing_terminator(lib);
+  print_notes(c);
 }
 
 void report_skipped(const InputError& error) {
@@ -99,18 +135,17 @@ void report_skipped(const InputError& error) {
 }
 
 void run_extract(const ExtractOptions& options, CommandContext& ctx) {
-  const std::vector<uint8_t> bytes = read_file(options.lib_path);
-  const fa::EaLib lib(bytes, options.lib_path);
+  const OpenedContainer c = open_container(options.lib_path, options.engine);
   const bool extract_all = options.members.empty();
 
   // Choose the members. Named ones must exist and be decodable; when extracting everything,
   // undecodable members are skipped (and reported once the extraction is known to go ahead).
-  std::vector<const fa::LibEntry*> selected;
+  std::vector<const MemberInfo*> selected;
   std::vector<InputError> undecodable;
   if (extract_all) {
-    for (const fa::LibEntry& entry : lib.entries()) {
+    for (const MemberInfo& entry : c.members) {
       try {
-        lib.check_supported(entry);
+        c.engine->check_extractable(c.input, entry);
         selected.push_back(&entry);
       } catch (const InputError& error) {
         undecodable.push_back(error);
@@ -118,13 +153,13 @@ void run_extract(const ExtractOptions& options, CommandContext& ctx) {
     }
   } else {
     for (const std::string& name : options.members) {
-      const fa::LibEntry* entry = lib.find(name);
+      const MemberInfo* entry = find_member(c.members, name);
       if (entry == nullptr) {
         throw InputError(options.lib_path + ":" + name,
                          fmt::format("no member named {} in {} ({} members)", name,
-                                     options.lib_path, lib.entries().size()));
+                                     options.lib_path, c.members.size()));
       }
-      lib.check_supported(*entry);
+      c.engine->check_extractable(c.input, *entry);
       if (std::find(selected.begin(), selected.end(), entry) == selected.end()) {
         selected.push_back(entry);
       }
@@ -139,7 +174,7 @@ void run_extract(const ExtractOptions& options, CommandContext& ctx) {
   }
   std::map<std::string, std::string> member_by_output;
   std::vector<fs::path> outputs;
-  for (const fa::LibEntry* entry : selected) {
+  for (const MemberInfo* entry : selected) {
     const std::string file_name = output_file_name(entry->name);
     auto [it, inserted] = member_by_output.emplace(file_name, entry->name);
     if (!inserted) {
@@ -166,7 +201,7 @@ void run_extract(const ExtractOptions& options, CommandContext& ctx) {
   for (size_t i = 0; i < selected.size(); ++i) {
     std::vector<uint8_t> member;
     try {
-      member = lib.extract(*selected[i]);
+      member = c.engine->extract(c.input, *selected[i]);
     } catch (const InputError& error) {
       if (!extract_all) throw;
       report_skipped(error);
@@ -177,14 +212,14 @@ void run_extract(const ExtractOptions& options, CommandContext& ctx) {
     ++written;
   }
 
-  fmt::print("extracted {} of {} members of {} into {}\n", written, lib.entries().size(),
+  fmt::print("extracted {} of {} members of {} into {}\n", written, c.members.size(),
              options.lib_path, options.output_dir);
-  note_missing_terminator(lib);
+  print_notes(c);
   if (failed > 0) {
     std::fflush(stdout);
     fmt::print(stderr, "shapevm: {} member{} could not be extracted\n", failed,
                failed == 1 ? "" : "s");
-    ctx.exit_code = 2;
+    ctx.exit_code = kExitBadInput;
   }
 }
 
@@ -192,19 +227,20 @@ void run_extract(const ExtractOptions& options, CommandContext& ctx) {
 
 void register_lib_command(CLI::App& app, CommandContext& ctx) {
   constexpr const char* kFlagsHelp =
-      "Member flags: 0 stored, 4 dcl (PKWare DCL with a size prefix) are decoded; 1 lzss and\n"
+      "FA member flags: 0 stored, 4 dcl (PKWare DCL with a size prefix) are decoded; 1 lzss and\n"
       "3 pxpk are listed but not decoded. Other commands take a member directly as\n"
       "FILE.LIB:MEMBER (member names are case-insensitive).";
   CLI::App* lib = app.add_subcommand(
-      "lib", "List or extract the members of a Fighters Anthology EALIB (.LIB) container");
+      "lib",
+      "List or extract the members of a container of any engine (FA EALIB .LIB, Apache\n"
+      "3DOBJS.BIN records), recognised by its content");
   lib->require_subcommand(1);
   lib->footer(kFlagsHelp);
 
   auto ls_options = std::make_shared<LsOptions>();
   CLI::App* ls = lib->add_subcommand("ls", "List the members with their flags and sizes");
-  ls->add_option("lib", ls_options->lib_path, "The EALIB container")
-      ->required()
-      ->type_name("FILE.LIB");
+  ls->add_option("lib", ls_options->lib_path, "The container")->required()->type_name("FILE");
+  ls->add_option("--engine", ls_options->engine, "Force the engine (default: by content)");
   ls->add_flag("--json", ls_options->json,
                "Print a JSON array of {name, flags, compression, offset, stored_size, "
                "unpacked_size} instead");
@@ -217,12 +253,14 @@ void register_lib_command(CLI::App& app, CommandContext& ctx) {
   auto extract_options = std::make_shared<ExtractOptions>();
   CLI::App* extract =
       lib->add_subcommand("extract", "Write decompressed members (default: all) into a directory");
-  extract->add_option("lib", extract_options->lib_path, "The EALIB container")
+  extract->add_option("lib", extract_options->lib_path, "The container")
       ->required()
-      ->type_name("FILE.LIB");
+      ->type_name("FILE");
+  extract->add_option("--engine", extract_options->engine,
+                      "Force the engine (default: by content)");
   extract
       ->add_option("members", extract_options->members,
-                   "Members to extract (case-insensitive); default: all")
+                   "Members to extract (case-insensitive names, or #N); default: all")
       ->type_name("MEMBER");
   extract
       ->add_option("-o,--output", extract_options->output_dir,

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <thread>
 
+#include "harness/program_case_renderer.h"
 #include "harness/regress_report.h"
 #include "harness/regress_runner.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "tools/command.h"
-#include "tools/regress_engines.h"
 
 namespace shapevm::tools {
 
@@ -66,7 +66,7 @@ void register_regress_command(CLI::App& app, CommandContext& ctx) {
       "Write an HTML report (index.html + images of each failing case) into this folder");
   cmd->add_flag("-v,--verbose", o->verbose, "Also list passing cases");
   cmd->callback([o, &ctx] {
-    const harness::EngineRegistry engines = builtin_case_engines();
+    const harness::EngineRegistry engines = harness::registered_case_engines();
     const harness::Manifest manifest = harness::read_manifest(o->manifest, engines.names());
     harness::RunnerOptions options;
     options.shard = harness::parse_shard(o->shard);
@@ -91,9 +91,9 @@ void register_regress_command(CLI::App& app, CommandContext& ctx) {
     fmt::print("{} passed, {} failed\n", summary.passed, summary.failed);
     std::fflush(stdout);
     if (summary.errors != 0)
-      ctx.exit_code = 2;
+      ctx.exit_code = kExitBadInput;
     else if (summary.failed != 0)
-      ctx.exit_code = 1;
+      ctx.exit_code = kExitDifferences;
   });
 }
 

@@ -1,77 +1,48 @@
 // shapevm render FILE -o out.png [state]: one frame, filled in program order, as an indexed PNG.
 #include <fmt/format.h>
 
-#include "harness/frame_renderer.h"
-#include "interp/apache/archive_input.h"
-#include "interp/common/input_error.h"
-#include "interp/fa/interpreter.h"
+#include <filesystem>
+
+#include "core/input_error.h"
+#include "harness/program_frame.h"
 #include "raster/png_io.h"
-#include "tools/apache_commands.h"
 #include "tools/command.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/fa_textures.h"
-#include "tools/render_fa.h"
-#include "tools/run_options.h"
+#include "tools/state_options.h"
 
 namespace shapevm::tools {
 
 void register_render_command(CLI::App& app, CommandContext& ctx) {
   struct Options {
-    std::string file;
+    InputOptions input;
+    FrameOptions frame;
     std::string output;
-    std::string size = "640x480";
-    std::string palette;
-    std::string textures;
-    int background = 0;
     bool force = false;
-    RunOptions run;
-    fa::WalkOptions walk;
+    StateOptions state;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("render",
-                                     "Run an FA shape for one state and draw it into an 8-bit "
-                                     "indexed frame (painter's algorithm in\n"
-                                     "program order, fixed-point fills), written as an indexed "
-                                     "PNG. Exit 2 if the run stopped on an\n"
-                                     "error.");
-  cmd->add_option("file", o->file,
-                  "The .SH file or LIB:MEMBER (FA), or 3DOBJS.BIN:#N / 3DOBJS.BIN:NAME (Apache)")
-      ->required();
+  CLI::App* cmd = app.add_subcommand(
+      "render",
+      "Run a program of any engine for one state and draw it into an 8-bit indexed frame\n"
+      "(painter's algorithm in program order, fixed-point fills), written as an indexed PNG.\n"
+      "Exit 2 if the run stopped on an error.");
+  add_input_options(cmd, o->input,
+                    "The program: a file or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:NAME)");
   cmd->add_option("-o,--output", o->output, "The PNG to write")->required();
-  cmd->add_option("--size", o->size, "WIDTHxHEIGHT")->capture_default_str();
-  cmd->add_option("--palette", o->palette,
-                  "FA PALETTE.PAL (file or LIB:MEMBER); default: built-in palette");
-  cmd->add_option("--textures", o->textures, "Directory or .LIB holding the PIC textures");
-  cmd->add_option("--background", o->background, "Palette index the frame is cleared to")
-      ->check(CLI::Range(0, 255))
-      ->capture_default_str();
+  add_frame_options(cmd, o->frame, "640x480");
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
-  add_run_options(cmd, o->run);
-  add_objend_option(cmd, o->walk);
+  add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
-    if (apache::is_apache_spec(o->file)) {
-      return apache_render(o->file, o->output, o->size, o->palette, o->textures, o->background,
-                           o->force, o->run, ctx);
-    }
-    auto [width, height] = parse_size(o->size);
-    fa::Shape shape = load_fa_shape(o->file);
-    raster::Palette palette = load_fa_palette(o->palette);
-    std::optional<FaTextures> textures;
-    if (!o->textures.empty()) textures.emplace(o->textures);
-    FaFrame frame = render_fa_frame(shape, fa_run_state(o->run, height), width, height,
-                                    static_cast<uint8_t>(o->background),
-                                    textures ? &*textures : nullptr, o->walk);
+    auto [width, height] = parse_size(o->frame.size);
+    OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
+    harness::ProgramFrame frame = harness::render_program(
+        *p.program, p.state, static_cast<uint8_t>(o->frame.background.value_or(0)));
     if (!o->force && std::filesystem::exists(o->output))
       throw InputError(o->output, "already exists (not overwritten; pass --force to replace it)");
-    raster::write_indexed_png(o->output, frame.frame, palette);
+    raster::write_indexed_png(o->output, frame.frame, frame.palette);
     for (const auto& name : frame.missing_textures)
-      fmt::print(stderr, "shapevm: warning: texture {} not found; its faces are drawn flat\n",
+      fmt::print(stderr, "shapevm: warning: texture {} not found; its faces are drawn without it\n",
                  name);
-    if (!frame.result.clean) {
-      fmt::print(stderr, "shapevm: error: {}: the run stopped at CODE offset 0x{:x}: {}\n",
-                 shape.source(), frame.result.end_offset, frame.result.reason);
-      ctx.exit_code = 2;
-    }
+    report_outcome(p.program->source(), frame.outcome, ctx);
   });
 }
 

@@ -1,15 +1,33 @@
 // Each subcommand lives in its own cmd_<name>.cpp and registers itself on the CLI11 app here.
-// Callbacks signal bad input by throwing shapevm::InputError (main prints it, exit code 2) and
-// set `exit_code` for other outcomes (1 = differences found).
+// Callbacks signal bad input by throwing shapevm::InputError (exit code 2) and set `exit_code`
+// for other outcomes (1 = differences found). No command names an engine: each reaches the
+// engines through the registry (interp/common/registry.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "interp/common/engine.h"
 
 namespace shapevm::tools {
 
+// Exit codes (DESIGN.md, "Contracts"; docs/architecture.md).
+inline constexpr int kExitSuccess = 0;
+inline constexpr int kExitDifferences = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInternalError = 3;
+
 struct CommandContext {
-  int exit_code = 0;
+  int exit_code = kExitSuccess;
 };
+
+// The shapevm program: parses `argv`, runs the command, returns the exit code. main() is this;
+// tests call it in-process too.
+int run_shapevm(int argc, const char* const* argv);
+
+// Prints "shapevm: error: SOURCE: the run stopped at offset 0x..: REASON" and sets exit code 2
+// when `outcome` is not clean.
+void report_outcome(const std::string& source, const RunOutcome& outcome, CommandContext& ctx);
 
 void register_lib_command(CLI::App& app, CommandContext& ctx);       // cmd_lib.cpp
 void register_disasm_command(CLI::App& app, CommandContext& ctx);    // cmd_disasm.cpp
@@ -22,12 +40,13 @@ void register_render_command(CLI::App& app, CommandContext& ctx);    // cmd_rend
 void register_export_command(CLI::App& app, CommandContext& ctx);    // cmd_export.cpp
 void register_variants_command(CLI::App& app, CommandContext& ctx);  // cmd_variants.cpp
 void register_view_command(CLI::App& app, CommandContext& ctx);      // cmd_view.cpp
+void register_check_command(CLI::App& app, CommandContext& ctx);     // cmd_check.cpp
 
 // Regression runs (docs/regress.md).
 void register_compare_command(CLI::App& app, CommandContext& ctx);     // cmd_compare.cpp
 void register_regress_command(CLI::App& app, CommandContext& ctx);     // cmd_regress.cpp
 void register_trace_diff_command(CLI::App& app, CommandContext& ctx);  // cmd_trace_diff.cpp
-void register_debug_command(CLI::App& app, CommandContext& ctx);     // cmd_debug.cpp
-void register_dap_command(CLI::App& app, CommandContext& ctx);       // cmd_dap.cpp
+void register_debug_command(CLI::App& app, CommandContext& ctx);       // cmd_debug.cpp
+void register_dap_command(CLI::App& app, CommandContext& ctx);         // cmd_dap.cpp
 
 }  // namespace shapevm::tools

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
-#include "tools/fa_textures.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
+#include "interp/common/registry.h"
 
 namespace shapevm::tools {
 
@@ -49,8 +49,13 @@ raster::Palette read_palette_argument(const std::string& spec) {
       throw InputError(spec, "a palette PNG must be an indexed PNG with a PLTE");
     return image.palette;
   }
-  if (ext == ".pal" || spec.find(':') != std::string::npos) return load_fa_palette(spec);
-  return raster::palette_from_rgb8(read_file(spec), spec);
+  // An engine's own palette file (FA PALETTE.PAL, also as LIB:MEMBER), by its content; else 768
+  // bytes of 8-bit RGB.
+  const EngineInput input = read_input(spec);
+  for (const Engine* engine : engines())
+    if (auto palette = engine->read_palette(input)) return *palette;
+  if (input.member) throw InputError(spec, "no engine reads this member as a palette");
+  return raster::palette_from_rgb8(input.bytes, spec);
 }
 
 }  // namespace shapevm::tools

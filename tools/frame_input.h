@@ -24,8 +24,8 @@ bool is_raw_frame_path(const std::string& path);
 FrameFile read_frame_file(const std::string& path, const raster::Palette* palette,
                           std::optional<std::pair<int, int>> raw_size);
 
-// --palette: the PLTE of an indexed .png, an FA PALETTE.PAL (.pal/.PAL, 6-bit, or LIB:MEMBER), or
-// else 768 bytes of 8-bit RGB (e.g. Apache's 3DPAL.RGB).
+// --palette: the PLTE of an indexed .png, an engine's palette file recognised by its content (FA
+// PALETTE.PAL, 6-bit, or LIB:MEMBER), or else 768 bytes of 8-bit RGB (e.g. Apache's 3DPAL.RGB).
 raster::Palette read_palette_argument(const std::string& spec);
 
 }  // namespace shapevm::tools

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "interp/common/byte_reader.h"
-#include "interp/common/input_error.h"
+#include "core/byte_reader.h"
+#include "core/input_error.h"
 
 namespace shapevm::apache {
 

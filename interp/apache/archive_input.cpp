@@ -6,8 +6,8 @@
 #include <cctype>
 #include <filesystem>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 
 namespace shapevm::apache {
 namespace {

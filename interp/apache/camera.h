@@ -7,11 +7,13 @@
 #include <cstdint>
 
 #include "interp/common/events.h"
+#include "core/trig_q15.h"
 
 namespace shapevm::apache {
 
-int32_t sin_q15(int degrees);
-int32_t cos_q15(int degrees);
+// The shared Q15 table (core/trig_q15.h).
+using shapevm::cos_q15;
+using shapevm::sin_q15;
 
 struct CameraSpec {
   int32_t distance = 0;  // model units; 0 = choose from the model's radius

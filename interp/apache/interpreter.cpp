@@ -7,8 +7,10 @@
 #include <deque>
 #include <optional>
 
+#include "core/input_error.h"
+#include "interp/apache/branch_kinds.h"
+#include "interp/apache/pause.h"
 #include "interp/apache/shadow.h"
-#include "interp/common/input_error.h"
 #include "raster/projection.h"
 
 namespace shapevm::apache {
@@ -131,9 +133,12 @@ std::array<int32_t, 3> unit127(const std::array<int64_t, 3>& v) {
   return out;
 }
 
+// Ends a run from anywhere in the recursion: a budget (unclean, with an error diagnostic) or the
+// debugger (clean).
 struct Stop {
   std::string reason;
   uint32_t offset;
+  bool clean = false;
 };
 
 }  // namespace
@@ -147,8 +152,15 @@ struct Interpreter::Impl {
   // Per run.
   const RunState* state = nullptr;
   EventSink* sink = nullptr;
-  bool want_ops = false;
+  bool want_ops = false;  // per-opcode work: the sink's op events or the pause handler
+  bool sink_ops = false;
   bool want_control = false;
+  // The debugger (pause.h): null on ordinary runs. `frames` is kept only when it is set.
+  PauseHandler* pause = nullptr;
+  std::vector<DebugFrame> frames;
+  uint32_t requested = 0;
+  uint32_t lod_steps = 0;
+  int64_t distance = 0;
   View view;
   raster::Projection projection;
   RunResult result;
@@ -382,12 +394,59 @@ struct Interpreter::Impl {
 
   void call(Model& m, const Instruction& ins, uint32_t target, uint32_t resume, uint32_t depth) {
     if (want_control) sink->on_call({kEngine, ins.offset, target, resume, depth + 1});
+    if (pause != nullptr) frames.push_back({target, ins.offset, resume});
     execute(m, target, depth + 1);
+    if (pause != nullptr) frames.pop_back();
     if (want_control) sink->on_return({kEngine, target, resume, depth});
   }
 
-  void branch(const Instruction& ins, BranchKind kind, bool taken, uint32_t target, int64_t value,
-              int64_t limit) {
+  // ---- The debugger ----------------------------------------------------------------------------
+
+  PauseView pause_view() const {
+    PauseView v;
+    v.steps = result.ops;
+    v.faces = result.faces;
+    v.shadow_faces = result.shadow_faces;
+    v.shadow_pass = shadow_pass;
+    v.frames = frames;
+    v.requested = requested;
+    v.drawn = result.record;
+    v.lod_steps = lod_steps;
+    v.camera_distance = distance;
+    v.state = state;
+    return v;
+  }
+
+  // Before `ins` executes: what the sink and the debugger see of it. Throws Stop when the
+  // debugger ends the run.
+  void observe_op(const Model& m, const Instruction& ins, uint32_t depth) {
+    if (pause != nullptr) {
+      PauseView v = pause_view();
+      v.offset = ins.offset;
+      v.instruction = &ins;
+      v.depth = depth;
+      v.model = m.record;
+      v.transform = &m.transform;
+      v.local = m.geometry->vertices.local;
+      v.view = m.view;
+      v.winding = m.winding;
+      if (pause->pause(ApachePausePoint(v)))
+        throw Stop{std::string(kStoppedByDebugger), ins.offset, true};
+    }
+    if (sink_ops) {
+      OpEvent e;
+      e.engine = kEngine;
+      e.offset = ins.offset;
+      e.size = ins.size;
+      e.op = ins.op;
+      e.name = ins.info->name;
+      e.depth = depth;
+      sink->on_op(e);
+    }
+  }
+
+  void branch(const Instruction& ins, std::string_view kind, bool taken, uint32_t target,
+              int64_t value, int64_t limit) {
     if (want_control) sink->on_branch({kEngine, ins.offset, kind, taken, target, value, limit});
   }
 
@@ -399,17 +458,8 @@ struct Interpreter::Impl {
       if (result.ops >= state->step_limit) throw Stop{"budget: steps", pc};
       Instruction& ins = instructions[depth];
       decode_instruction(archive.bytes(), pc, archive.source(), ins);
+      if (want_ops) observe_op(m, ins, depth);
       ++result.ops;
-      if (want_ops) {
-        OpEvent e;
-        e.engine = kEngine;
-        e.offset = ins.offset;
-        e.size = ins.size;
-        e.op = ins.op;
-        e.name = ins.info->name;
-        e.depth = depth;
-        sink->on_op(e);
-      }
       if (!(this->*kHandlers[ins.op])(m, ins, depth, pc)) return;
     }
   }
@@ -439,7 +489,7 @@ struct Interpreter::Impl {
     const int32_t w = winding_of(m, ins.polygon[0], ins.polygon[1], ins.polygon[2]);
     const uint32_t front = ins.branches[0], back = ins.branches[1];
     const bool facing = w >= 0;
-    branch(ins, BranchKind::kWinding, facing, facing ? back : front, w, 0);
+    branch(ins, branch_kind::kWinding, facing, facing ? back : front, w, 0);
     // The side away from the viewer first, the viewer's side on top (AP-18: then continue).
     call(m, ins, facing ? back : front, ins.continuation, depth);
     call(m, ins, facing ? front : back, ins.continuation, depth);
@@ -449,7 +499,7 @@ struct Interpreter::Impl {
 
   bool op_ifmask(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-13
     const bool set = (state->anim & ins.mask) != 0;
-    branch(ins, BranchKind::kMask, set, set ? ins.branches[0] : ins.continuation, state->anim,
+    branch(ins, branch_kind::kMask, set, set ? ins.branches[0] : ins.continuation, state->anim,
            ins.mask);
     if (set) call(m, ins, ins.branches[0], ins.continuation, depth);
     pc = ins.continuation;
@@ -459,7 +509,7 @@ struct Interpreter::Impl {
   bool op_choose(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-14
     const bool set = (state->anim & ins.mask) != 0;
     const uint32_t target = set ? ins.branches[0] : ins.branches[1];
-    branch(ins, BranchKind::kMask, set, target, state->anim, ins.mask);
+    branch(ins, branch_kind::kMask, set, target, state->anim, ins.mask);
     call(m, ins, target, ins.continuation, depth);
     pc = ins.continuation;
     return true;
@@ -468,7 +518,7 @@ struct Interpreter::Impl {
   bool op_select(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {  // AP-15
     const uint32_t index = (state->anim >> ins.shift) & ins.mask;
     const bool authored = index < ins.branches.size();
-    branch(ins, BranchKind::kSelector, authored, authored ? ins.branches[index] : ins.continuation,
+    branch(ins, branch_kind::kSelector, authored, authored ? ins.branches[index] : ins.continuation,
            index, static_cast<int64_t>(ins.branches.size()));
     if (authored) {
       call(m, ins, ins.branches[index], ins.continuation, depth);
@@ -541,31 +591,40 @@ struct Interpreter::Impl {
     if (caller != nullptr) {
       const uint32_t resume = caller->offset + caller->size;
       if (want_control) sink->on_call({kEngine, caller->offset, start, resume, depth});
+      if (pause != nullptr) frames.push_back({start, caller->offset, resume});
       execute(m, start, depth);
+      if (pause != nullptr) frames.pop_back();
       if (want_control) sink->on_return({kEngine, start, resume, depth - 1});
     } else {
       execute(m, start, depth);
     }
   }
 
-  RunResult run(uint32_t index, const RunState& s, EventSink& out) {
+  RunResult run(uint32_t index, const RunState& s, EventSink& out, PauseHandler* handler) {
     state = &s;
     sink = &out;
-    want_ops = out.wants_ops();
+    pause = handler;
+    frames.clear();
+    sink_ops = out.wants_ops();
+    want_ops = sink_ops || pause != nullptr;
     want_control = out.wants_control();
     result = RunResult{};
     sequence = 0;
-    const ModelRecord* requested = archive.record(index);
-    if (requested == nullptr) {
+    requested = index;
+    lod_steps = 0;
+    const ModelRecord* requested_record = archive.record(index);
+    if (requested_record == nullptr) {
       throw InputError(archive.source(), fmt::format("record #{} is empty (offset 0)", index));
     }
-    const int64_t distance = camera_distance(*requested, s);
+    distance = camera_distance(*requested_record, s);
     result.record = select_lod(archive, index, s, distance);
+    for (uint32_t at = index; at != result.record && lod_steps < archive.count(); ++lod_steps)
+      at = static_cast<uint32_t>(archive.record(at)->header.next_record);
     const ModelRecord& rec = *archive.record(result.record);
     result.end_offset = rec.offset;
     CameraSpec camera = s.camera;
     camera.distance = static_cast<int32_t>(std::min<int64_t>(distance, INT32_MAX));
-    const auto& b = requested->header.bounds;
+    const auto& b = requested_record->header.bounds;
     view = make_view(camera, {(int64_t{b[0]} + b[1]) / 2, (int64_t{b[2]} + b[3]) / 2,
                               (int64_t{b[4]} + b[5]) / 2});
     projection = raster::make_projection(s.width, s.height, s.focal_pixels, s.near_z);
@@ -586,16 +645,23 @@ struct Interpreter::Impl {
       result.reason = "ret at top level";
     } catch (const Stop& stop) {
       shadow_pass = false;
-      result.clean = false;
+      result.clean = stop.clean;
       result.reason = stop.reason;
       result.end_offset = stop.offset;
-      diagnose(stop.offset, DiagnosticLevel::kError, stop.reason);
+      if (!stop.clean) diagnose(stop.offset, DiagnosticLevel::kError, stop.reason);
     } catch (const InputError& error) {
       shadow_pass = false;
       result.clean = false;
       result.reason = error.what();
       result.end_offset = static_cast<uint32_t>(error.offset());
       diagnose(result.end_offset, DiagnosticLevel::kError, error.what());
+    }
+    if (pause != nullptr) {
+      frames.clear();
+      PauseView v = pause_view();
+      v.offset = result.end_offset;
+      v.end = &result;
+      pause->pause(ApachePausePoint(v));  // the run has ended: the answer changes nothing
     }
     EndEvent end;
     end.engine = kEngine;
@@ -646,8 +712,9 @@ Interpreter::Interpreter(const Archive& archive, const ShadingTables& tables,
 
 Interpreter::~Interpreter() = default;
 
-RunResult Interpreter::run(uint32_t record, const RunState& state, EventSink& sink) {
-  return impl_->run(record, state, sink);
+RunResult Interpreter::run(uint32_t record, const RunState& state, EventSink& sink,
+                           PauseHandler* pause) {
+  return impl_->run(record, state, sink, pause);
 }
 
 int64_t Interpreter::camera_distance(const ModelRecord& record, const RunState& state) const {

@@ -19,6 +19,7 @@
 #include "interp/apache/run_state.h"
 #include "interp/apache/textures.h"
 #include "interp/common/events.h"
+#include "interp/common/pause.h"
 
 namespace shapevm::apache {
 
@@ -72,7 +73,11 @@ class Interpreter {
   Interpreter(const Archive& archive, const ShadingTables& tables, const TextureArchive* textures);
   ~Interpreter();
 
-  RunResult run(uint32_t record, const RunState& state, EventSink& sink);
+  // With `pause` (the debugger, interp/apache/pause.h), the handler is called before every opcode
+  // executes and once at the end; returning true ends the run there, clean, with the reason
+  // "stopped by the debugger". Without one the run takes the same path as before.
+  RunResult run(uint32_t record, const RunState& state, EventSink& sink,
+                PauseHandler* pause = nullptr);
 
   // The camera distance a state uses for a record (its own or 3x the radius).
   int64_t camera_distance(const ModelRecord& record, const RunState& state) const;

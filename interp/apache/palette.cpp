@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/apache/assumptions.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 namespace shapevm::apache {
 namespace {

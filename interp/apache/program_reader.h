@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "interp/common/byte_reader.h"
-#include "interp/common/input_error.h"
+#include "core/byte_reader.h"
+#include "core/input_error.h"
 
 namespace shapevm::apache {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 namespace shapevm::apache {
 namespace {

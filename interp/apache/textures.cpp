@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "interp/apache/assumptions.h"
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 
 namespace shapevm::apache {
 

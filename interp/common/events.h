@@ -26,51 +26,12 @@ struct OpEvent {
   bool untraced = false;         // semantics unknown: executed as "skip"
 };
 
-// kHarvest: an engine restarts at a statically recovered entry (FA --merged reloc harvest).
-enum class BranchKind : uint8_t {
-  kJump,
-  kFrame,
-  kLod,
-  kDetail,
-  kDamage,
-  kSelector,
-  kX86Skip,
-  kHarvest,
-  kWinding,  // a decision on a polygon's screen winding
-  kMask      // a decision on animation state bits
-};
-
-// The trace's name for a branch kind.
-constexpr const char* branch_kind_name(BranchKind kind) {
-  switch (kind) {
-    case BranchKind::kJump:
-      return "jump";
-    case BranchKind::kFrame:
-      return "frame";
-    case BranchKind::kLod:
-      return "lod";
-    case BranchKind::kDetail:
-      return "detail";
-    case BranchKind::kDamage:
-      return "damage";
-    case BranchKind::kSelector:
-      return "selector";
-    case BranchKind::kX86Skip:
-      return "x86-skip";
-    case BranchKind::kHarvest:
-      return "harvest";
-    case BranchKind::kWinding:
-      return "winding";
-    case BranchKind::kMask:
-      return "mask";
-  }
-  return "?";
-}
-
 struct BranchEvent {
   std::string_view engine;
   uint32_t offset = 0;
-  BranchKind kind = BranchKind::kJump;
+  // What decided the branch, named by the engine ("jump", "lod", "winding", ...; each engine lists
+  // its kinds in its own folder and docs/trace.md).
+  std::string_view kind = "jump";
   bool taken = false;
   uint32_t target = 0;  // where execution continues
   int64_t value = 0;    // what was tested (frame index, projected size, ...)
@@ -142,6 +103,9 @@ struct FaceEvent {
   uint8_t layout_flags = 0;
   bool is_shadow = false;
   bool textured = false;
+  // Texture coordinates are interpolated with perspective correction (the engine decides; FA's
+  // content flag 0x10 is its own, assumed reading: interp/fa/assumptions.h).
+  bool perspective = false;
   std::string_view texture;  // current texture name ("" if none)
   std::span<const FaceCorner> corners;
   // Surface styles beyond one colour or one texture (raster::SurfaceStyle); the defaults draw a
@@ -179,10 +143,13 @@ struct EndEvent {
 };
 
 // Embedded native code: entered, left (resumed or stopped), and optionally each instruction and
-// each read of an import's storage.
-struct X86Event {
+// each read of an import's storage. `arch` names the native code ("x86" for FA); the trace's
+// event names are built from it ("x86_enter", "x86_exit", "x86_insn").
+struct NativeEvent {
   std::string_view engine;
-  uint32_t offset = 0;        // the X86Code instruction
+  std::string_view arch = "x86";
+  uint32_t offset = 0;        // the bytecode instruction that entered the native block
+  uint32_t payload = 0;       // enter: where the native code starts in the program
   bool enter = true;          // false: the exit
   uint64_t instructions = 0;  // executed (exit; 0 when not counted)
   bool counted = false;       // instructions is exact (counting needs the per-instruction trace)
@@ -191,11 +158,12 @@ struct X86Event {
   std::string reason;  // exit: how it ended
 };
 
-struct X86InstructionEvent {
+struct NativeInstructionEvent {
   std::string_view engine;
+  std::string_view arch = "x86";
   uint32_t address = 0;
   std::span<const uint8_t> bytes;
-  std::string text;  // Capstone
+  std::string text;  // disassembly
 };
 
 struct ImportReadEvent {
@@ -221,8 +189,8 @@ class EventSink {
   virtual void on_face(const FaceEvent&) {}
   virtual void on_diagnostic(const DiagnosticEvent&) {}
   virtual void on_end(const EndEvent&) {}
-  virtual void on_x86(const X86Event&) {}
-  virtual void on_x86_instruction(const X86InstructionEvent&) {}
+  virtual void on_native(const NativeEvent&) {}
+  virtual void on_native_instruction(const NativeInstructionEvent&) {}
   virtual void on_import_read(const ImportReadEvent&) {}
 };
 
@@ -261,11 +229,11 @@ class MultiSink : public EventSink {
   void on_end(const EndEvent& e) override {
     for (auto* s : sinks_) s->on_end(e);
   }
-  void on_x86(const X86Event& e) override {
-    for (auto* s : sinks_) s->on_x86(e);
+  void on_native(const NativeEvent& e) override {
+    for (auto* s : sinks_) s->on_native(e);
   }
-  void on_x86_instruction(const X86InstructionEvent& e) override {
-    for (auto* s : sinks_) s->on_x86_instruction(e);
+  void on_native_instruction(const NativeInstructionEvent& e) override {
+    for (auto* s : sinks_) s->on_native_instruction(e);
   }
   void on_import_read(const ImportReadEvent& e) override {
     for (auto* s : sinks_) s->on_import_read(e);

@@ -58,4 +58,8 @@ inline constexpr int kDefaultCameraPitch = 20;
 // it).
 inline constexpr double kViewerFramesPerSecond = 20.0;
 
+// Textured faces whose content flag has bit 0x10 set are drawn with perspective-correct texture
+// coordinates (untraced: the seed names the flag only with a question mark, "perspective?").
+inline constexpr uint8_t kContentFlagPerspective = 0x10;
+
 }  // namespace shapevm::fa::assumed

@@ -5,12 +5,13 @@
 #include <array>
 #include <cstdint>
 
+#include "core/trig_q15.h"
+
 namespace shapevm::fa {
 
-// sin/cos of a whole number of degrees in Q15 (32767 = 1.0), from a fixed table: identical on
-// every machine.
-int32_t sin_q15(int degrees);
-int32_t cos_q15(int degrees);
+// The shared Q15 table (core/trig_q15.h).
+using shapevm::cos_q15;
+using shapevm::sin_q15;
 
 struct CameraSpec {
   int32_t distance = 0;  // shape units; 0 = choose from the header radius

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <array>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 namespace shapevm::fa {
 namespace {

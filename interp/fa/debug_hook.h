@@ -50,7 +50,7 @@ struct DebugView {
   std::span<const uint8_t> code;  // CODE as the interpreter reads it (x86 may have written it)
   const RunState* state = nullptr;
   // x86 pause: the instruction about to execute and the registers before it.
-  const X86InstructionEvent* x86_instruction = nullptr;
+  const NativeInstructionEvent* x86_instruction = nullptr;
   const x86::Registers* x86_registers = nullptr;
   // End pause: how the run ended.
   const RunResult* end = nullptr;

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "interp/common/byte_reader.h"
-#include "interp/common/input_error.h"
+#include "core/byte_reader.h"
+#include "core/input_error.h"
 #include "interp/fa/dcl_explode.h"
 
 namespace shapevm::fa {

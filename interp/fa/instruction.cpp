@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 
 namespace shapevm::fa {
 namespace {

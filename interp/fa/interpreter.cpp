@@ -6,8 +6,9 @@
 #include <map>
 #include <set>
 
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 #include "interp/fa/assumptions.h"
+#include "interp/fa/branch_kinds.h"
 #include "interp/fa/instruction.h"
 #include "interp/fa/opcodes.h"
 
@@ -206,7 +207,7 @@ struct Interpreter::Machine {
     return true;
   }
 
-  bool branch(uint32_t off, BranchKind kind, bool taken, int64_t target, uint32_t fallthrough,
+  bool branch(uint32_t off, std::string_view kind, bool taken, int64_t target, uint32_t fallthrough,
               int64_t value, int64_t limit) {
     const int64_t next = taken ? target : fallthrough;
     if (want_control)
@@ -284,19 +285,19 @@ struct Interpreter::Machine {
 
   bool h_Jump(uint32_t off) {
     if (!need(off, 4, "Jump")) return false;
-    return branch(off, BranchKind::kJump, true, int64_t{off} + 4 + i16(off + 2), off + 4, 0, 0);
+    return branch(off, branch_kind::kJump, true, int64_t{off} + 4 + i16(off + 2), off + 4, 0, 0);
   }
 
   bool h_ShortJump(uint32_t off) {
     // do_short_ijmp: DEC ESI, then the 0x48 body reads the rel16 from the second byte.
     pos -= 1;
     if (!need(off, 3, "ShortJump")) return false;
-    return branch(off, BranchKind::kJump, true, int64_t{off} + 3 + i16(off + 1), off + 3, 0, 0);
+    return branch(off, branch_kind::kJump, true, int64_t{off} + 3 + i16(off + 1), off + 3, 0, 0);
   }
 
   bool h_LongJump(uint32_t off) {
     if (!need(off, 6, "LongJump")) return false;
-    return branch(off, BranchKind::kJump, true, int64_t{off} + 6 + i32(off + 2), off + 6, 0, 0);
+    return branch(off, branch_kind::kJump, true, int64_t{off} + 6 + i32(off + 2), off + 6, 0, 0);
   }
 
   bool h_Unmask(uint32_t off) {
@@ -327,7 +328,7 @@ struct Interpreter::Machine {
     if (n == 0) return fail(off, "JumpToFrame with 0 frames (the engine would divide by zero)");
     const uint32_t idx = state.frame_counter() % n;
     const uint32_t slot = off + 4 + 2 * idx;
-    return branch(off, BranchKind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx,
+    return branch(off, branch_kind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx,
                   n);
   }
 
@@ -335,7 +336,7 @@ struct Interpreter::Machine {
     if (!need(off, 4, "JumpToDamage")) return false;
     const bool destroyed = state.destroyed_flag();
     coarse |= destroyed;
-    return branch(off, BranchKind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
+    return branch(off, branch_kind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
                   destroyed, 0);
   }
 
@@ -344,7 +345,7 @@ struct Interpreter::Machine {
     const uint16_t threshold = u16(off + 4);
     const bool low = state.detail < threshold;
     coarse |= low;
-    return branch(off, BranchKind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
+    return branch(off, branch_kind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
                   state.detail, threshold);
   }
 
@@ -363,12 +364,12 @@ struct Interpreter::Machine {
     const uint16_t thr = u16(off + 4);
     if (state.effects & 0x20000) {
       // _effects & 0x20000 forces the finest detail: the operand is skipped, the block renders.
-      return branch(off, BranchKind::kLod, false, target, off + 8, -1, thr);
+      return branch(off, branch_kind::kLod, false, target, off + 8, -1, thr);
     }
     const int64_t projected = projected_size(u16(off + 2));
     const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
     coarse |= projected < threshold;
-    return branch(off, BranchKind::kLod, projected < threshold, target, off + 8, projected,
+    return branch(off, branch_kind::kLod, projected < threshold, target, off + 8, projected,
                   threshold);
   }
 
@@ -396,7 +397,7 @@ struct Interpreter::Machine {
     if (second < 0 || second >= code_size)
       return fail(off, fmt::format("selector continues at 0x{:x}, outside CODE", second));
     if (want_control)
-      sink.on_branch({kEngine, off, BranchKind::kSelector, !natural,
+      sink.on_branch({kEngine, off, branch_kind::kSelector, !natural,
                       static_cast<uint32_t>(std::max<int64_t>(first, 0)), value, limit});
     return call(off, first, static_cast<uint32_t>(second));
   }
@@ -531,6 +532,7 @@ struct Interpreter::Machine {
     e.layout_flags = layout;
     e.is_shadow = code[off + 4] != 0;
     e.textured = textured;
+    e.perspective = (content & assumed::kContentFlagPerspective) != 0;
     e.texture = texture;
     e.corners = corners;
     sink.on_face(e);
@@ -545,14 +547,15 @@ struct Interpreter::Machine {
       const uint32_t resume = it != interp.x86_ends_.end() ? it->second : off + 2;
       warn(off, fmt::format("x86 at 0x{:x} not executed (--no-x86): skipped statically to 0x{:x}",
                             off + 2, resume));
-      return branch(off, BranchKind::kX86Skip, true, resume, off + 2, 0, 0);
+      return branch(off, branch_kind::kX86Skip, true, resume, off + 2, 0, 0);
     }
-    X86Event enter;
+    NativeEvent enter;
     enter.engine = kEngine;
     enter.offset = off;
-    sink.on_x86(enter);
+    enter.payload = off + 2;  // the x86 starts after the X86Code opcode word
+    sink.on_native(enter);
     const X86BlockResult r = x86->run_block(off);
-    X86Event exit;
+    NativeEvent exit;
     exit.engine = kEngine;
     exit.offset = off;
     exit.enter = false;
@@ -561,7 +564,7 @@ struct Interpreter::Machine {
     exit.resumed = r.resumed;
     exit.resume = r.resume_offset;
     exit.reason = r.reason;
-    sink.on_x86(exit);
+    sink.on_native(exit);
     if (!r.resumed)
       return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason));
     return go(off, r.resume_offset);
@@ -779,7 +782,7 @@ void Interpreter::run_merged_harvest(Machine& m, Execute&& execute) {
     if (x86_ends_.count(target) || x86_ends_.count(target - 2)) continue;  // a block's head
     if (deselected(target)) continue;
     if (m.want_control)
-      m.sink.on_branch({kEngine, target, BranchKind::kHarvest, true, target, 0, 0});
+      m.sink.on_branch({kEngine, target, branch_kind::kHarvest, true, target, 0, 0});
     m.pos = target;
     m.stack.clear();
     m.rel = {m.view.xv, m.view.yv, m.view.zv};
@@ -817,7 +820,7 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     if (hook_) {
       // The debugger sees every x86 instruction (traced runs only) with the registers before it.
       runner->set_instruction_observer(
-          [&m](const X86InstructionEvent& e, const x86::Registers& regs) {
+          [&m](const NativeInstructionEvent& e, const x86::Registers& regs) {
             DebugView v = m.debug_view(m.pos - 2);
             v.x86_instruction = &e;
             v.x86_registers = &regs;

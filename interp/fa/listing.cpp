@@ -7,7 +7,7 @@
 #include <optional>
 #include <set>
 
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 #include "interp/fa/articulation.h"
 #include "x86/disassembler.h"
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 #include "raster/palette.h"
 
 namespace shapevm::fa {

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "interp/common/byte_reader.h"
-#include "interp/common/input_error.h"
+#include "core/byte_reader.h"
+#include "core/input_error.h"
 
 namespace shapevm::fa {
 

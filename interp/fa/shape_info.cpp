@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 
 namespace shapevm::fa {
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "interp/fa/ealib.h"
 
 namespace shapevm::fa {
@@ -40,6 +40,11 @@ LoadedInput load_input(const std::string& spec) {
                                        lib.entries().size()));
   }
   return {container + ":" + entry->name, lib.extract(*entry)};
+}
+
+Shape load_shape_spec(const std::string& spec) {
+  LoadedInput in = load_input(spec);
+  return load_shape(in.bytes, in.source);
 }
 
 }  // namespace shapevm::fa

@@ -2,6 +2,8 @@
 // "FA_2.LIB:A10.SH" (the part after the last ':' names the member, case-insensitively).
 #pragma once
 
+#include "interp/fa/shape.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,5 +17,8 @@ struct LoadedInput {
 
 // Throws InputError if the file or member does not exist or cannot be decoded.
 LoadedInput load_input(const std::string& spec);
+
+// load_input then load_shape: the shape a file argument names.
+Shape load_shape_spec(const std::string& spec);
 
 }  // namespace shapevm::fa

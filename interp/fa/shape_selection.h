@@ -26,7 +26,7 @@ inline constexpr uint16_t kClassVehicle = 0x0200;
 // (the name before the extension) overwritten by `letter`.
 std::string overwrite_last_stem_char(const std::string& name_template, char letter);
 
-// The suffixing template for a type whose shape is `base` (assumed: see docs/fa.md, decision 17):
+// The suffixing template for a type whose shape is `base` (assumed: see docs/fa.md, decision 18):
 // the stem with "_?" appended, so the worked example's a10.SH gives a10_a.SH .. a10_d.SH.
 std::string variant_template(const std::string& base);
 

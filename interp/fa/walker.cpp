@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "interp/common/byte_reader.h"
+#include "core/byte_reader.h"
 
 namespace shapevm::fa {
 

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <cstring>
 
-#include "interp/common/byte_reader.h"
-#include "interp/common/input_error.h"
+#include "core/byte_reader.h"
+#include "core/input_error.h"
 #include "x86/disassembler.h"
 #include "x86/sandbox.h"
 
@@ -162,7 +162,7 @@ struct X86Runner::Impl {
         ++counted;
         if (!sink && !observer) return;
         const uint32_t off = address - code_base;
-        X86InstructionEvent e;
+        NativeInstructionEvent e;
         e.engine = kEngine;
         e.address = address;
         if (uint64_t{off} + size <= code.size()) {
@@ -170,7 +170,7 @@ struct X86Runner::Impl {
           auto insns = disassembler.disassemble(e.bytes, address);
           if (!insns.empty()) e.text = insns.front().text;
         }
-        if (sink) sink->on_x86_instruction(e);
+        if (sink) sink->on_native_instruction(e);
         if (observer) observer(e, sandbox->registers());
       };
       obs.watch_begin = kX86GlobalsBase;

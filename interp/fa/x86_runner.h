@@ -59,7 +59,7 @@ class X86Runner {
   // For a debugger: called before each x86 instruction with the registers it starts from. Only
   // a runner built with `trace` observes instructions; nullptr removes the observer.
   using InstructionObserver =
-      std::function<void(const X86InstructionEvent&, const x86::Registers&)>;
+      std::function<void(const NativeInstructionEvent&, const x86::Registers&)>;
   void set_instruction_observer(InstructionObserver observer);
 
   // The data value an import has before a run when the state does not set it (facts §4).

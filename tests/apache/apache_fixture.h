@@ -12,13 +12,13 @@
 #include "interp/apache/palette.h"
 #include "interp/apache/textures.h"
 #include "interp/common/events.h"
-#include "tools/asm/apache_assembler.h"
+#include "interp/apache/assembler.h"
 
 namespace shapevm::testing {
 
 struct ApacheFixture {
   explicit ApacheFixture(const std::string& text)
-      : assembled(tools::assemble_apache(text, "test.apa")),
+      : assembled(apache::assemble_apache(text, "test.apa")),
         archive(assembled.archive, "test.BIN"),
         tables(apache::build_shading_tables(apache::read_3dpal(assembled.palette, "3DPAL.RGB"))) {
     if (!assembled.textures.empty()) textures.emplace(assembled.textures, "OBJTEXT.BIN");
@@ -26,7 +26,7 @@ struct ApacheFixture {
   uint32_t label(uint32_t record, const std::string& name) const {
     return assembled.labels.at(std::to_string(record) + ":" + name);
   }
-  tools::AssembledArchive assembled;
+  apache::AssembledArchive assembled;
   apache::Archive archive;
   apache::ShadingTables tables;
   std::optional<apache::TextureArchive> textures;

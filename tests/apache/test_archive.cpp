@@ -7,7 +7,7 @@
 
 #include "interp/apache/archive_input.h"
 #include "interp/apache/geometry.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;

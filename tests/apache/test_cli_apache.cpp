@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "interp/common/file_io.h"
+#include "core/file_io.h"
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
@@ -132,7 +132,7 @@ TEST_CASE("cli apache: malformed archives and bad members exit 2 with a precise 
   CHECK(fa_option.exit_code == 2);
   auto set = run_cli("trace " + shell_quote(kBuilding + ":#0") + " --set colour=3");
   CHECK(set.exit_code == 2);
-  CHECK(set.err.find("unknown Apache state name") != std::string::npos);
+  CHECK(set.err.find("knows no \"colour\"") != std::string::npos);
   // A program byte that is not an opcode: the run stops, exit 2, the trace ends unclean.
   bytes = shapevm::read_file(kBuilding);
   const uint32_t header = 8;

@@ -1,13 +1,13 @@
-// Robustness over generated archives (tools/gen/apache_generator.h): every record of a synthetic
+// Robustness over generated archives (interp/apache/generator.h): every record of a synthetic
 // archive runs cleanly and draws, and archives with corrupted bytes either fail with an InputError
 // or run to a bounded end — never anything else (this suite also runs under ASan/UBSan).
 #include <doctest/doctest.h>
 
 #include "harness/frame_renderer.h"
 #include "interp/apache/interpreter.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
-#include "tools/gen/apache_generator.h"
+#include "interp/apache/generator.h"
 
 using namespace shapevm;
 
@@ -25,7 +25,7 @@ struct Counter : EventSink {
 }  // namespace
 
 TEST_CASE("generated archive: every record runs cleanly in several states and draws") {
-  testing::ApacheFixture f(tools::generate_apache_archive(11, 150));
+  testing::ApacheFixture f(apache::generate_apache_archive(11, 150));
   CHECK(f.archive.populated() == 150);
   apache::Interpreter interp(f.archive, f.tables, &*f.textures);
   raster::Framebuffer frame(160, 120);
@@ -55,8 +55,8 @@ TEST_CASE("generated archive: every record runs cleanly in several states and dr
 }
 
 TEST_CASE("corrupted archives fail with an InputError or run to a bounded end") {
-  const tools::AssembledArchive base =
-      tools::assemble_apache(tools::generate_apache_archive(5, 40), "gen.apa");
+  const apache::AssembledArchive base =
+      apache::assemble_apache(apache::generate_apache_archive(5, 40), "gen.apa");
   const auto tables = apache::build_shading_tables(apache::default_3dpal());
   uint64_t state = 12345;
   auto next = [&] {

@@ -3,7 +3,7 @@
 
 #include "interp/apache/geometry.h"
 #include "interp/apache/interpreter.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "interp/apache/branch_kinds.h"
 #include "interp/apache/interpreter.h"
 #include "tests/apache/apache_fixture.h"
 
@@ -98,7 +99,7 @@ after:
   run_apache(f, 0, front_view(), sink);
   CHECK(colours(sink) == std::vector<int>{40, 41, 42});
   REQUIRE(sink.branches.size() == 1);
-  CHECK(sink.branches[0].kind == BranchKind::kWinding);
+  CHECK(sink.branches[0].kind == apache::branch_kind::kWinding);
   CHECK_FALSE(sink.branches[0].taken);
   CHECK(sink.branches[0].value < 0);
   REQUIRE(sink.calls.size() == 2);

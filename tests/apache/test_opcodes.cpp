@@ -3,7 +3,7 @@
 
 #include "interp/apache/opcodes.h"
 #include "interp/apache/packets.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;

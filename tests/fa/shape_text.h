@@ -7,7 +7,7 @@
 
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
-#include "tools/asm/fa_assembler.h"
+#include "interp/fa/assembler.h"
 
 namespace shapevm::testing {
 
@@ -17,12 +17,12 @@ inline std::string with_header(const std::string& body, const std::string& pream
 }
 
 struct BuiltShape {
-  tools::AssembledShape assembled;
+  fa::AssembledShape assembled;
   fa::Shape shape;
 };
 
 inline BuiltShape build_shape(const std::string& text) {
-  BuiltShape b{tools::assemble_fa(text, "test.fas"), {}};
+  BuiltShape b{fa::assemble_fa(text, "test.fas"), {}};
   b.shape = fa::load_shape(b.assembled.file, "test.SH");
   return b;
 }

@@ -14,8 +14,8 @@
 #include "interp/fa/listing.h"
 #include "interp/fa/shape_info.h"
 #include "tests/fa/shape_text.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/gen/fa_generator.h"
+#include "interp/fa/shape_input.h"
+#include "interp/fa/generator.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;
@@ -319,11 +319,11 @@ g0:
 
 TEST_CASE("FA-20/FA-21/FA-22: the jet example's gear run and its flaps and afterburner run") {
   const std::string path = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
-  Shape shape = tools::load_fa_shape(path);
+  Shape shape = fa::load_shape_spec(path);
   std::ifstream src(SHAPEVM_SOURCE_DIR "/examples/fa/jet.fas");
   REQUIRE(src);
   const std::string text((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
-  const auto labels = tools::assemble_fa(text, "jet.fas").labels;
+  const auto labels = fa::assemble_fa(text, "jet.fas").labels;
   WalkResult walk = walk_shape(shape);
   ArticulationAnalysis a = analyze_articulations(shape, walk);
   REQUIRE(a.blocks.size() == 5);
@@ -371,7 +371,7 @@ TEST_CASE("FA-20/FA-21/FA-22: generated selector chains over 200 shapes") {
   int with_x86 = 0;
   for (uint32_t i = 0; i < 200; ++i) {
     INFO("shape " << i);
-    const auto assembled = tools::assemble_fa(tools::generate_fa_shape(kSeed, i), "gen.fas");
+    const auto assembled = fa::assemble_fa(fa::generate_fa_shape(kSeed, i), "gen.fas");
     const Shape shape = load_shape(assembled.file, "gen.SH");
     const WalkResult walk = walk_shape(shape);
     const ArticulationAnalysis a = analyze_articulations(shape, walk);

@@ -13,9 +13,9 @@
 
 #include "interp/fa/articulation.h"
 #include "interp/fa/interpreter.h"
-#include "tools/asm/fa_assembler.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/gen/fa_generator.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/shape_input.h"
+#include "interp/fa/generator.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;
@@ -28,7 +28,7 @@ struct ReentrySink : EventSink {
   std::set<uint32_t> resumes;
   std::vector<std::string> errors;
   bool wants_ops() const override { return false; }
-  void on_x86(const X86Event& e) override {
+  void on_native(const NativeEvent& e) override {
     if (e.enter) {
       entered_blocks.insert(e.offset);
     } else if (e.resumed) {
@@ -102,7 +102,7 @@ int check_agreement(const Shape& shape, const std::string& name) {
 }  // namespace
 
 TEST_CASE("FA-20/FA-21/FA-22: static selection agrees with execution on the jet example") {
-  const Shape shape = tools::load_fa_shape(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH");
+  const Shape shape = fa::load_shape_spec(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH");
   const ArticulationAnalysis a = analyze_articulations(shape, walk_shape(shape));
   // Three inputs, each a different guard form.
   REQUIRE(a.inputs.size() == 3);
@@ -126,7 +126,7 @@ TEST_CASE("FA-20/FA-21/FA-22: static selection agrees with execution on 200 gene
   int shapes_with_inputs = 0;
   int runs = 0;
   for (uint32_t i = 0; i < 200; ++i) {
-    const auto assembled = tools::assemble_fa(tools::generate_fa_shape(kSeed, i), "gen.fas");
+    const auto assembled = fa::assemble_fa(fa::generate_fa_shape(kSeed, i), "gen.fas");
     const Shape shape = load_shape(assembled.file, fmt::format("gen{}.SH", i));
     const int n = check_agreement(shape, fmt::format("shape {}", i));
     if (n > 0) ++shapes_with_inputs;

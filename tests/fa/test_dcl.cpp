@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "interp/fa/dcl_explode.h"
 #include "tests/fa/lib_builder.h"
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "interp/fa/ealib.h"
 #include "interp/fa/shape_input.h"
 #include "tests/fa/lib_builder.h"

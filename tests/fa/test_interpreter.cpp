@@ -2,6 +2,7 @@
 // Each case cites the FACTS-CHECKLIST IDs it pins.
 #include <doctest/doctest.h>
 
+#include "interp/fa/branch_kinds.h"
 #include "interp/fa/interpreter.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
@@ -168,7 +169,7 @@ TEST_CASE(
   auto sink = run(text, s);
   REQUIRE(!sink.branches.empty());
   const auto& lod = sink.branches[0];
-  CHECK(lod.kind == BranchKind::kLod);
+  CHECK(lod.kind == branch_kind::kLod);
   // depth = -(xv*m3 + yv*m6 + zv*m9) >> 15 ~ 400 (Q15 rounding may take one off)
   const int64_t expected_hi = 100 * 1 * 480 / 399 / 2, expected_lo = 100 * 1 * 480 / 401 / 2;
   CHECK(lod.value >= expected_lo);

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "interp/fa/branch_kinds.h"
 #include "interp/fa/interpreter.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
-#include "tools/fa_shape_loader.h"
+#include "interp/fa/shape_input.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;
@@ -101,7 +102,7 @@ TEST_CASE("FA-24: --merged adds the reloc-reachable sub-streams once each, appen
   const auto& L = b.assembled.labels;
   bool harvest_from_far = false;
   for (const auto& br : sink.branches)
-    if (br.kind == BranchKind::kHarvest && br.target == L.at("far")) harvest_from_far = true;
+    if (br.kind == branch_kind::kHarvest && br.target == L.at("far")) harvest_from_far = true;
   CHECK(harvest_from_far);
   CHECK(std::any_of(sink.diagnostics.begin(), sink.diagnostics.end(), [](const std::string& d) {
     return d.find("below the base pool's 4 slots") != std::string::npos;
@@ -138,7 +139,7 @@ TEST_CASE("FA-24: the harvest runs only on the finest intact path") {
 }
 
 TEST_CASE("FA-24: the merged jet shows gear, flaps and afterburner at once") {
-  const Shape jet = tools::load_fa_shape(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH");
+  const Shape jet = fa::load_shape_spec(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH");
   RunState all;
   all.imports = {{"_PLgearDown", 1}, {"_PLleftFlap", -1}, {"_PLafterBurner", 1}};
   RunState merged;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "interp/fa/palette_pal.h"
 #include "interp/fa/pic.h"
 #include "raster/polygon_fill.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "interp/fa/pe_image.h"
 #include "interp/fa/pe_writer.h"
 

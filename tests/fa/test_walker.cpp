@@ -2,7 +2,7 @@
 // (FA-12), x86 regions bounded by relocation anchors, ShortEOF runs (FA-35) and diagnostics.
 #include <doctest/doctest.h>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "interp/fa/shape_info.h"
 #include "tests/fa/shape_text.h"
 

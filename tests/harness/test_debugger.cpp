@@ -6,11 +6,9 @@
 #include <doctest/doctest.h>
 
 #include "harness/debugger.h"
-#include "interp/common/input_error.h"
-#include "tools/fa_debug_engine.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/render_fa.h"
-#include "tools/run_options.h"
+#include "core/input_error.h"
+#include "harness/program_debug_engine.h"
+#include "tests/support/program_helpers.h"
 
 using namespace shapevm;
 using harness::BreakKind;
@@ -24,11 +22,20 @@ std::string example(const std::string& name) {
   return std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + name;
 }
 
-tools::FaDebugOptions options(const std::string& name, std::vector<std::string> sets = {}) {
-  tools::FaDebugOptions o;
-  o.file = example(name);
-  o.run.sets = std::move(sets);  // 640x480: the frame height is scrh, which picks the LOD
-  return o;
+struct DebugOptions {
+  std::string file;
+  std::vector<std::string> sets;
+  int width = 640, height = 480;  // the frame height is scrh, which picks the LOD
+};
+
+DebugOptions options(const std::string& name, std::vector<std::string> sets = {}) {
+  return {example(name), std::move(sets)};
+}
+
+// The debugger's engine for an example, as `shapevm debug` makes it.
+harness::ProgramDebugEngine debug_engine(const DebugOptions& o) {
+  return harness::ProgramDebugEngine(open_program(o.file, {}),
+                                     testing::state_with({}, o.sets, o.width, o.height));
 }
 
 Breakpoint mnemonic(const std::string& m) {
@@ -61,7 +68,7 @@ uint32_t listing_offset(const harness::DebugEngine& e, const std::string& prefix
 }  // namespace
 
 TEST_CASE("debugger: the session starts before the first instruction and steps count bytecode") {
-  tools::FaDebugEngine engine(options("jet.SH"));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
   Debugger d(engine);
   d.restart();
   CHECK(d.current().tick == 0);
@@ -79,7 +86,11 @@ TEST_CASE("debugger: the session starts before the first instruction and steps c
 TEST_CASE("debugger: step 50 then back 10 is exactly the state after step 40 on every example") {
   for (const char* name : {"jet.SH", "tank.SH", "radar.SH", "hangar.SH"}) {
     CAPTURE(name);
-    tools::FaDebugEngine engine(options(name, {"_PLgearDown=1"}));
+    // Only the jet reads _PLgearDown; the others refuse a --set name they do not know.
+    const bool jet = std::string(name) == "jet.SH";
+    harness::ProgramDebugEngine engine =
+        debug_engine(options(name, jet ? std::vector<std::string>{"_PLgearDown=1"}
+                                       : std::vector<std::string>{}));
     Debugger d(engine);
     d.restart();
     d.step(50);
@@ -95,7 +106,7 @@ TEST_CASE("debugger: step 50 then back 10 is exactly the state after step 40 on 
 }
 
 TEST_CASE("debugger: reverse-stepi walks every pause point back to identical snapshots") {
-  tools::FaDebugEngine engine(options("jet.SH", {"_PLgearDown=1"}));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH", {"_PLgearDown=1"}));
   Debugger d(engine);
   d.restart();
   std::vector<Snapshot> forward{d.current()};
@@ -115,7 +126,7 @@ TEST_CASE("debugger: reverse-stepi walks every pause point back to identical sna
 }
 
 TEST_CASE("debugger: breakpoints by offset and mnemonic stop before that instruction") {
-  tools::FaDebugEngine engine(options("jet.SH"));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
   Debugger d(engine);
   d.restart();
   const uint32_t unmask = listing_offset(engine, "Unmask");
@@ -132,7 +143,7 @@ TEST_CASE("debugger: breakpoints by offset and mnemonic stop before that instruc
 }
 
 TEST_CASE("debugger: next steps over a call and finish returns to the caller") {
-  tools::FaDebugEngine engine(options("jet.SH"));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
   Debugger d(engine);
   d.restart();
   const uint32_t unmask = listing_offset(engine, "Unmask");
@@ -177,7 +188,7 @@ TEST_CASE("debugger: next steps over a call and finish returns to the caller") {
 }
 
 TEST_CASE("debugger: FA-18/FA-19 x86 single-step shows the gear guard and resumes at the arm") {
-  tools::FaDebugEngine engine(options("jet.SH", {"_PLgearDown=1"}));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH", {"_PLgearDown=1"}));
   Debugger d(engine);
   d.restart();
   Breakpoint b;
@@ -216,7 +227,7 @@ TEST_CASE("debugger: FA-18/FA-19 x86 single-step shows the gear guard and resume
 }
 
 TEST_CASE("debugger: face, diagnostic and conditional breakpoints and watchpoints") {
-  tools::FaDebugEngine engine(options("jet.SH"));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
   Debugger d(engine);
   d.restart();
   Breakpoint face;
@@ -266,7 +277,7 @@ TEST_CASE("debugger: face, diagnostic and conditional breakpoints and watchpoint
 }
 
 TEST_CASE("debugger: reverse-continue stops at the latest earlier breakpoint hit") {
-  tools::FaDebugEngine engine(options("jet.SH"));
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
   Debugger d(engine);
   d.restart();
   d.add_breakpoint(mnemonic("Face"));
@@ -282,10 +293,10 @@ TEST_CASE("debugger: reverse-continue stops at the latest earlier breakpoint hit
 }
 
 TEST_CASE("debugger: the partial frame grows in painter's order up to the frame render draws") {
-  tools::FaDebugOptions o = options("tank.SH");
+  DebugOptions o = options("tank.SH");
   o.width = 160;
   o.height = 120;
-  tools::FaDebugEngine engine(o);
+  harness::ProgramDebugEngine engine = debug_engine(o);
   Debugger d(engine);
   d.restart();
   const raster::Framebuffer empty = d.partial_frame(0);
@@ -301,10 +312,8 @@ TEST_CASE("debugger: the partial frame grows in painter's order up to the frame 
   d.cont();
   REQUIRE(d.current().ended);
   const raster::Framebuffer all = d.partial_frame(0);
-  const fa::Shape shape = tools::load_fa_shape(example("tank.SH"));
-  tools::RunOptions run;
   const auto rendered =
-      tools::render_fa_frame(shape, tools::fa_run_state(run, 120), 160, 120, 0, nullptr);
+      testing::render_spec(example("tank.SH"), testing::state_with({}, {}, 160, 120));
   CHECK(all == rendered.frame);
   CHECK_FALSE(one == all);
   CHECK_FALSE(one == empty);

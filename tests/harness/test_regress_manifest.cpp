@@ -6,7 +6,7 @@
 
 #include "harness/regress_manifest.h"
 #include "harness/regress_runner.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 using namespace shapevm;
 using harness::parse_manifest;

@@ -9,8 +9,8 @@
 
 #include "harness/regress_report.h"
 #include "harness/regress_runner.h"
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "raster/diff_image.h"
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "harness/trace_diff.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 
 using namespace shapevm;
 using harness::diff_traces;

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "harness/viewer_session.h"
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "tests/tools/run_cli.h"
 
 using namespace shapevm;

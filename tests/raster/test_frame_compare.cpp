@@ -2,7 +2,7 @@
 // one differing pixel, palette-only differences, exclusions, RGB captures with repeated colours.
 #include <doctest/doctest.h>
 
-#include "interp/common/input_error.h"
+#include "core/input_error.h"
 #include "raster/diff_image.h"
 #include "raster/frame_compare.h"
 #include "raster/png_io.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "interp/common/file_io.h"
-#include "interp/common/input_error.h"
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "raster/framebuffer.h"
 #include "raster/palette.h"
 #include "raster/png_io.h"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "interp/common/file_io.h"
+#include "core/file_io.h"
 #include "raster/palette.h"
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"

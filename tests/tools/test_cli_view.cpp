@@ -3,7 +3,7 @@
 // SDL's dummy video driver (the window's pixels read back are the frame scaled up).
 #include <doctest/doctest.h>
 
-#include "interp/common/file_io.h"
+#include "core/file_io.h"
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 

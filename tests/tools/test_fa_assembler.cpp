@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "interp/common/byte_reader.h"
-#include "interp/common/input_error.h"
+#include "core/byte_reader.h"
+#include "core/input_error.h"
 #include "interp/fa/listing.h"
 #include "tests/fa/shape_text.h"
 
@@ -25,7 +25,7 @@ std::vector<uint8_t> code_of(const std::string& body) {
 
 std::string error_of(const std::string& text) {
   try {
-    tools::assemble_fa(text, "t.fas");
+    fa::assemble_fa(text, "t.fas");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -96,12 +96,12 @@ TEST_CASE("disasm → asm round trip is byte-identical for every bundled example
     if (entry.path().extension() != ".fas") continue;
     ++examples;
     INFO(entry.path().string());
-    auto first = tools::assemble_fa(read_text(entry.path()), entry.path().string());
+    auto first = fa::assemble_fa(read_text(entry.path()), entry.path().string());
     fa::Shape shape = fa::load_shape(first.file, "example.SH");
     fa::WalkResult walk = fa::walk_shape(shape);
     CHECK(walk.diagnostics.empty());
     std::string listing = fa::render_listing_text(shape, fa::make_listing(shape, walk));
-    auto second = tools::assemble_fa(listing, "relisted");
+    auto second = fa::assemble_fa(listing, "relisted");
     CHECK(second.file == first.file);
   }
   CHECK(examples >= 3);
@@ -116,14 +116,14 @@ join:
     .db {=0x93004127} 00
     .stub do_start_interp
 )");
-  auto first = tools::assemble_fa(text, "t.fas");
+  auto first = fa::assemble_fa(text, "t.fas");
   fa::Shape shape = fa::load_shape(first.file, "t.SH");
   CHECK(shape.code()[15] == 0x1A);
   fa::WalkResult walk = fa::walk_shape(shape);
   std::string listing = fa::render_listing_text(shape, fa::make_listing(shape, walk));
   CHECK(listing.find("X86Code pad=0x1a") != std::string::npos);
   CHECK(listing.find("{=0x93004127}") != std::string::npos);
-  auto second = tools::assemble_fa(listing, "relisted");
+  auto second = fa::assemble_fa(listing, "relisted");
   CHECK(second.file == first.file);
   int raw = 0;
   for (const auto& r : shape.image.relocations) raw += r.stored_value == 0x93004127;

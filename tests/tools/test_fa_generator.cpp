@@ -1,4 +1,4 @@
-// The synthetic FA shape generator (tools/gen/fa_generator.h) and `shapevm gen fa`: determinism,
+// The synthetic FA shape generator (interp/fa/generator.h) and `shapevm gen fa`: determinism,
 // every generated text assembling into a shape that walks without diagnostics, the project's
 // disasm/asm round trip over 200 generated shapes (a project acceptance test), the structure
 // statistics the benchmarks and fuzzers rely on, clean interpreter runs, and the CLI.
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "interp/common/file_io.h"
+#include "core/file_io.h"
 #include "interp/fa/instruction.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/listing.h"
@@ -23,8 +23,8 @@
 #include "interp/fa/walker.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/tools/run_cli.h"
-#include "tools/asm/fa_assembler.h"
-#include "tools/gen/fa_generator.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/generator.h"
 
 using namespace shapevm;
 
@@ -55,16 +55,16 @@ uint32_t stated_end(const std::string& text) {
 
 struct Generated {
   std::string text;
-  tools::AssembledShape assembled;
+  fa::AssembledShape assembled;
   fa::Shape shape;
   fa::WalkResult walk;
 };
 
 Generated generate(uint64_t seed, uint32_t index) {
   Generated g;
-  g.text = tools::generate_fa_shape(seed, index);
-  g.assembled = tools::assemble_fa(g.text, tools::generated_shape_stem(index) + ".fas");
-  g.shape = fa::load_shape(g.assembled.file, tools::generated_shape_stem(index) + ".SH");
+  g.text = fa::generate_fa_shape(seed, index);
+  g.assembled = fa::assemble_fa(g.text, fa::generated_shape_stem(index) + ".fas");
+  g.shape = fa::load_shape(g.assembled.file, fa::generated_shape_stem(index) + ".SH");
   g.walk = fa::walk_shape(g.shape);
   return g;
 }
@@ -116,19 +116,19 @@ std::string first_bad_index(const fa::Shape& shape, const fa::WalkResult& walk) 
 }  // namespace
 
 TEST_CASE("fa generator: the same seed and index give the same text; others differ") {
-  CHECK(tools::generate_fa_shape(1, 0) == tools::generate_fa_shape(1, 0));
-  CHECK(tools::generate_fa_shape(kSeed, 17) == tools::generate_fa_shape(kSeed, 17));
-  CHECK(tools::generate_fa_shape(1, 0) != tools::generate_fa_shape(1, 1));
-  CHECK(tools::generate_fa_shape(1, 0) != tools::generate_fa_shape(2, 0));
+  CHECK(fa::generate_fa_shape(1, 0) == fa::generate_fa_shape(1, 0));
+  CHECK(fa::generate_fa_shape(kSeed, 17) == fa::generate_fa_shape(kSeed, 17));
+  CHECK(fa::generate_fa_shape(1, 0) != fa::generate_fa_shape(1, 1));
+  CHECK(fa::generate_fa_shape(1, 0) != fa::generate_fa_shape(2, 0));
   std::set<std::string> texts;
-  for (uint32_t i = 0; i < 50; ++i) texts.insert(tools::generate_fa_shape(kSeed, i));
+  for (uint32_t i = 0; i < 50; ++i) texts.insert(fa::generate_fa_shape(kSeed, i));
   CHECK(texts.size() == 50);
   // Pinned output: the generator uses no libm transcendental and no std distribution, so these
   // hashes hold on every platform. Update them only when the generator is changed on purpose.
-  CHECK(fnv1a(tools::generate_fa_shape(1, 0)) == 0x5e4c3ec87853d96full);
-  CHECK(fnv1a(tools::generate_fa_shape(kSeed, 7)) == 0x007ec517bec79459ull);
-  CHECK(tools::generated_shape_stem(0) == "GEN00001");
-  CHECK(tools::generated_shape_stem(99999) == "GEN100000");
+  CHECK(fnv1a(fa::generate_fa_shape(1, 0)) == 0x5e4c3ec87853d96full);
+  CHECK(fnv1a(fa::generate_fa_shape(kSeed, 7)) == 0x007ec517bec79459ull);
+  CHECK(fa::generated_shape_stem(0) == "GEN00001");
+  CHECK(fa::generated_shape_stem(99999) == "GEN100000");
 }
 
 TEST_CASE("fa generator: 200 generated shapes assemble, load and walk without diagnostics") {
@@ -165,8 +165,8 @@ TEST_CASE("fa generator: disasm/asm round trip over 200 generated shapes is byte
       INFO(line.comment);
       CHECK(line.comment.find("(not x86)") == std::string::npos);  // Capstone decodes every byte
     }
-    tools::AssembledShape again;
-    REQUIRE_NOTHROW(again = tools::assemble_fa(text, "listing.fas"));
+    fa::AssembledShape again;
+    REQUIRE_NOTHROW(again = fa::assemble_fa(text, "listing.fas"));
     CHECK(again.file.size() == g.assembled.file.size());
     const bool identical = again.file == g.assembled.file;
     if (!identical) {
@@ -263,7 +263,7 @@ TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite w
   CHECK_FALSE(std::filesystem::exists(dir / "gen" / "GEN00004.SH"));
   // The files are the generator's shapes for seed 7.
   const auto bytes = shapevm::read_file(dir / "gen" / "GEN00002.SH");
-  CHECK(bytes == tools::assemble_fa(tools::generate_fa_shape(7, 1), "x.fas").file);
+  CHECK(bytes == fa::assemble_fa(fa::generate_fa_shape(7, 1), "x.fas").file);
 
   CliResult again = run_cli("gen fa --count 3 --seed 7 -o " + out);
   CHECK(again.exit_code == 2);

@@ -8,24 +8,28 @@
 // that depended on the optimiser would fail one of them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
+#include "harness/program_case_renderer.h"
 #include "harness/regress_runner.h"
 #include "raster/png_io.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/regress_engines.h"
-#include "tools/render_fa.h"
-#include "tools/run_options.h"
+#include "tests/support/program_helpers.h"
 
 using namespace shapevm;
 
-TEST_CASE("golden frames: FA-18 FA-31 FA-43 FA-45 FA-50 every manifest case matches its capture") {
+TEST_CASE(
+    "golden frames: FA-18 FA-31 FA-43 FA-45 FA-50 AP-11 AP-12 every manifest case matches its "
+    "capture") {
   const bool update = std::getenv("SHAPEVM_UPDATE_GOLDEN") != nullptr;
-  const harness::EngineRegistry engines = tools::builtin_case_engines();
+  const harness::EngineRegistry engines = harness::registered_case_engines();
   const harness::Manifest manifest =
       harness::read_manifest(SHAPEVM_SOURCE_DIR "/tests/golden/manifest.json", engines.names());
-  CHECK(manifest.cases.size() >= 10);
+  CHECK(manifest.cases.size() >= 19);
+  // Both engines' examples are in the one manifest.
+  CHECK(std::any_of(manifest.cases.begin(), manifest.cases.end(),
+                    [](const harness::RegressCase& c) { return c.engine == "apache"; }));
   harness::RunnerOptions options;
   options.jobs = 2;
   options.update = update;
@@ -42,19 +46,12 @@ TEST_CASE("golden frames: FA-18 FA-31 FA-43 FA-45 FA-50 every manifest case matc
 
 TEST_CASE(
     "golden frames: the state changes the frame (frames, LOD, damage differ from the default)") {
-  auto render = [](const char* example, const tools::RunOptions& o) {
-    fa::Shape shape =
-        tools::load_fa_shape(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + example + ".SH");
-    return tools::render_fa_frame(shape, tools::fa_run_state(o, 480), 640, 480, 0, nullptr).frame;
+  auto render = [](const char* example, std::vector<Setting> options) {
+    return testing::render_spec(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/fa/") + example + ".SH",
+                                testing::state_with(std::move(options)))
+        .frame;
   };
-  tools::RunOptions base;
-  tools::RunOptions destroyed;
-  destroyed.destroyed = true;
-  CHECK(render("tank", base) != render("tank", destroyed));
-  tools::RunOptions lod2;
-  lod2.lod = 2;
-  CHECK(render("jet", base) != render("jet", lod2));
-  tools::RunOptions frame1;
-  frame1.frame = 1;
-  CHECK(render("jet", base) != render("jet", frame1));  // the exhaust colour cycles
+  CHECK(render("tank", {}) != render("tank", {{"destroyed", "1"}}));
+  CHECK(render("jet", {}) != render("jet", {{"lod", "2"}}));
+  CHECK(render("jet", {}) != render("jet", {{"frame", "1"}}));  // the exhaust colour cycles
 }

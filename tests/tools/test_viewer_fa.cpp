@@ -1,4 +1,4 @@
-// The viewer's FA adapter (tools/viewer_fa.*) under the engine-neutral session: every knob reaches
+// The viewer's FA model (interp/fa/viewer_model.*) under the engine-neutral session: every knob reaches
 // the FA run state and changes the frame the way the traced facts say.
 #include <doctest/doctest.h>
 
@@ -8,9 +8,10 @@
 #include "harness/viewer_session.h"
 #include "interp/fa/assumptions.h"
 #include "tests/tools/run_cli.h"
-#include "tools/fa_shape_loader.h"
-#include "tools/render_fa.h"
-#include "tools/viewer_fa.h"
+#include "harness/frame_renderer.h"
+#include "interp/fa/interpreter.h"
+#include "interp/fa/shape_input.h"
+#include "interp/fa/viewer_model.h"
 
 using namespace shapevm;
 using harness::ViewerAction;
@@ -21,17 +22,41 @@ const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
 const std::string kTank = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/tank.SH";
 constexpr int kW = 320, kH = 240;
 
-tools::FaViewerEngine make_engine(const std::string& file, const tools::RunOptions& o = {}) {
-  return tools::FaViewerEngine(tools::load_fa_shape(file), o, {}, raster::default_palette(), {});
+// The viewer model owns the shape it runs (the model keeps a reference to it).
+struct OwnedShape {
+  fa::Shape shape;
+};
+class TestViewer : private OwnedShape, public fa::FaViewerModel {
+ public:
+  TestViewer(const std::string& file, const StateRequest& opening)
+      : OwnedShape{fa::load_shape_spec(file)},
+        fa::FaViewerModel(shape, opening, {}, RenderSetup{raster::default_palette(), {}, {}}) {}
+};
+
+TestViewer make_engine(const std::string& file, const StateRequest& opening = {}) {
+  return TestViewer(file, opening);
 }
 
+struct CliFrame {
+  raster::Framebuffer frame;
+  fa::RunResult result;
+  uint64_t faces_filled = 0;
+};
+
 // The same state rendered the way `shapevm render` does it.
-tools::FaFrame render_like_cli(const std::string& file, const tools::FaViewerEngine& engine,
-                               const harness::ViewerState& state) {
+CliFrame render_like_cli(const std::string& file, const fa::FaViewerModel& engine,
+                         const harness::ViewerState& state) {
   static std::map<std::string, fa::Shape> shapes;
   auto it = shapes.find(file);
-  if (it == shapes.end()) it = shapes.emplace(file, tools::load_fa_shape(file)).first;
-  return tools::render_fa_frame(it->second, engine.run_state(state, kH), kW, kH, 0, nullptr);
+  if (it == shapes.end()) it = shapes.emplace(file, fa::load_shape_spec(file)).first;
+  CliFrame out{raster::Framebuffer(kW, kH, 0), {}, 0};
+  harness::FrameSettings settings;
+  settings.focal_pixels = kH;
+  harness::FrameRenderer renderer(out.frame, settings);
+  fa::Interpreter interp(it->second);
+  out.result = interp.run(engine.run_state(state, kH), renderer);
+  out.faces_filled = renderer.faces_filled();
+  return out;
 }
 
 }  // namespace
@@ -60,10 +85,9 @@ TEST_CASE("viewer fa: capabilities come from the static analysis of the jet") {
 }
 
 TEST_CASE("viewer fa: the opening state follows the state options") {
-  tools::RunOptions o;
-  o.frame = 0x8000 + 5;
+  StateRequest o;
+  o.options = {{"frame", std::to_string(0x8000 + 5)}, {"lod", "1"}};
   o.sets = {"_PLgearDown=1"};
-  o.lod = 1;
   auto engine = make_engine(kJet, o);
   const auto s = engine.initial_state();
   CHECK(s.frame == 5);  // FA-32: 15-bit counter

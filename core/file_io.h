@@ -1,0 +1,29 @@
+// Whole-file input and crash-safe output. Tools never modify their inputs: writers write a
+// temporary file beside the destination and rename it into place.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace shapevm {
+
+// Reads a whole file; a missing or unreadable file is an InputError naming it.
+std::vector<uint8_t> read_file(const std::filesystem::path& path);
+
+// ".tmpPID.THREAD.N": the suffix a writer adds to a destination for its temporary file, unique per
+// process, thread and call.
+std::string temporary_suffix();
+
+enum class Overwrite { kRefuse, kAllow };
+
+// Writes bytes to `path` through a temporary file and rename. With Overwrite::kRefuse an existing
+// destination is an error (InputError naming the path) and nothing is written.
+void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes,
+                       Overwrite overwrite = Overwrite::kAllow);
+void write_text_atomic(const std::filesystem::path& path, const std::string& text,
+                       Overwrite overwrite = Overwrite::kAllow);
+
+}  // namespace shapevm

@@ -1,0 +1,183 @@
+#include "interp/common/registry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "core/file_io.h"
+#include "core/input_error.h"
+#include "core/member_spec.h"
+
+namespace shapevm {
+
+namespace {
+
+struct Registry {
+  std::vector<std::unique_ptr<Engine>> owned;
+  std::vector<const Engine*> list;
+};
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+Registry& registry() {
+  static Registry r = [] {
+    Registry out;
+    out.owned = make_registered_engines();
+    for (const auto& e : out.owned) out.list.push_back(e.get());
+    return out;
+  }();
+  return r;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string_view as_text(std::span<const uint8_t> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+}  // namespace
+
+const std::vector<const Engine*>& engines() {
+  return registry().list;
+}
+
+void register_engine(std::unique_ptr<Engine> engine) {
+  std::lock_guard lock(registry_mutex());
+  Registry& r = registry();
+  std::erase_if(r.list, [&](const Engine* e) { return e->name() == engine->name(); });
+  r.list.push_back(engine.get());
+  r.owned.push_back(std::move(engine));
+}
+
+const Engine* find_engine(std::string_view name) {
+  for (const Engine* e : engines())
+    if (e->name() == name) return e;
+  return nullptr;
+}
+
+std::vector<std::string> engine_names() {
+  std::vector<std::string> out;
+  for (const Engine* e : engines()) out.emplace_back(e->name());
+  return out;
+}
+
+const Engine& engine_named(std::string_view name) {
+  if (const Engine* e = find_engine(name)) return *e;
+  throw InputError("--engine " + std::string(name),
+                   fmt::format("no engine called \"{}\" (engines: {})", name,
+                               joined(engine_names())));
+}
+
+EngineInput read_input(const std::string& spec) {
+  MemberSpec split = parse_member_spec(spec);
+  EngineInput in;
+  in.spec = spec;
+  in.path = split.path;
+  in.member = split.member;
+  in.bytes = read_file(in.path);
+  return in;
+}
+
+const Engine& engine_for(const EngineInput& input, std::string_view forced) {
+  if (!forced.empty()) return engine_named(forced);
+  std::vector<const Engine*> claims;
+  for (const Engine* e : engines())
+    if (e->recognises(input.bytes)) claims.push_back(e);
+  if (claims.size() == 1) return *claims[0];
+  std::vector<std::string> names;
+  for (const Engine* e : (claims.empty() ? engines() : claims)) {
+    names.push_back(e->formats().empty()
+                        ? fmt::format("{} ({})", e->name(), e->title())
+                        : fmt::format("{} ({}: {})", e->name(), e->title(), e->formats()));
+  }
+  if (claims.empty()) {
+    throw InputError(input.path, 0,
+                     fmt::format("a file one engine recognises by its content; none does "
+                                 "(engines: {}; --engine NAME forces one)",
+                                 joined(names)));
+  }
+  throw InputError(input.path, 0,
+                   fmt::format("a file one engine recognises; several do ({}); pass --engine NAME",
+                               joined(names)));
+}
+
+const Engine& engine_for_text(std::string_view text, const std::string& source,
+                              std::string_view forced) {
+  if (!forced.empty()) return engine_named(forced);
+  std::vector<const Engine*> claims;
+  for (const Engine* e : engines())
+    if (e->recognises_text(text)) claims.push_back(e);
+  if (claims.size() == 1) return *claims[0];
+  std::vector<std::string> names;
+  for (const Engine* e : (claims.empty() ? engines() : claims)) names.emplace_back(e->name());
+  throw InputError(source, 0,
+                   fmt::format("{} engine's assembler text ({}); pass --engine NAME",
+                               claims.empty() ? "one" : "only one", joined(names)));
+}
+
+std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions& options,
+                                      std::string_view forced) {
+  EngineInput input = read_input(spec);
+  // Assembler text is opened as what it assembles to, so a manifest or a command can name an
+  // example by its checked-in source ("vehicle.apa:tank" names a record of it).
+  const std::string_view text = as_text(input.bytes);
+  if (forced.empty()) {
+    bool binary = false;
+    for (const Engine* e : engines()) binary = binary || e->recognises(input.bytes);
+    if (!binary) {
+      for (const Engine* e : engines())
+        if (e->recognises_text(text))
+          return engine_for_text(text, input.path).open_text(text, input.path, input.member,
+                                                             options);
+    }
+  } else if (const Engine& e = engine_named(forced);
+             !e.recognises(input.bytes) && e.recognises_text(text)) {
+    return e.open_text(text, input.path, input.member, options);
+  }
+  return engine_for(input, forced).open(input, options);
+}
+
+void validate_state(const Program& program, const StateRequest& state) {
+  const std::vector<Knob> knobs = program.knobs();
+  for (const Setting& s : state.options) {
+    const bool known = std::any_of(knobs.begin(), knobs.end(),
+                                   [&](const Knob& k) { return k.option && k.name == s.name; });
+    if (known) continue;
+    std::vector<std::string> takers;
+    for (const Engine* e : engines())
+      for (const Knob& k : e->knobs())
+        if (k.option && k.name == s.name) takers.emplace_back(e->name());
+    throw InputError(
+        "--" + s.name,
+        fmt::format("the {} engine does not take this option ({}); engines that do: {}",
+                    program.engine(), program.source(),
+                    takers.empty() ? std::string("none") : joined(takers)));
+  }
+  std::vector<std::string> set_names;
+  for (const Knob& k : knobs)
+    if (!k.option) set_names.push_back(k.prefix ? k.name + "N" : k.name);
+  for (const std::string& assignment : state.sets) {
+    const Setting s = split_assignment(assignment);
+    const bool known = std::any_of(knobs.begin(), knobs.end(), [&](const Knob& k) {
+      if (k.option) return false;
+      return k.prefix ? s.name.size() > k.name.size() && s.name.rfind(k.name, 0) == 0
+                      : s.name == k.name;
+    });
+    if (known) continue;
+    const auto near = closest_names(s.name, set_names);
+    throw InputError("--set " + assignment,
+                     fmt::format("{} knows no \"{}\"{}", program.source(), s.name,
+                                 near.empty() ? std::string(" (it takes no --set names)")
+                                              : fmt::format("; closest: {}", joined(near))));
+  }
+}
+
+}  // namespace shapevm

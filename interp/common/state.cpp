@@ -1,0 +1,113 @@
+#include "interp/common/state.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <stdexcept>
+
+#include "core/input_error.h"
+
+namespace shapevm {
+
+std::optional<std::string> StateRequest::option(std::string_view name) const {
+  for (auto it = options.rbegin(); it != options.rend(); ++it)
+    if (it->name == name) return it->value;
+  return std::nullopt;
+}
+
+bool StateRequest::flag(std::string_view name) const {
+  const auto v = option(name);
+  return v && *v != "0" && *v != "false";
+}
+
+void StateRequest::set_option(std::string name, std::string value) {
+  std::erase_if(options, [&](const Setting& s) { return s.name == name; });
+  options.push_back({std::move(name), std::move(value)});
+}
+
+Setting split_assignment(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set " + assignment, "expected NAME=VALUE");
+  return {assignment.substr(0, eq), assignment.substr(eq + 1)};
+}
+
+int64_t parse_integer(const std::string& text, const std::string& what, int64_t min, int64_t max) {
+  int64_t value = 0;
+  try {
+    size_t used = 0;
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    value = hex ? static_cast<int64_t>(std::stoull(text.substr(2), &used, 16))
+                : static_cast<int64_t>(std::stoll(text, &used, 10));
+    if (hex) used += 2;
+    if (used != text.size() || text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+      throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    throw InputError(what, fmt::format("expected an integer, got \"{}\"", text));
+  }
+  if (value < min || value > max)
+    throw InputError(what, fmt::format("{} is outside {}..{}", value, min, max));
+  return value;
+}
+
+std::array<int, 3> parse_camera_option(const std::string& text, std::array<int, 3> defaults) {
+  std::array<int, 3> values = defaults;
+  size_t start = 0;
+  int n = 0;
+  while (start <= text.size() && n < 3) {
+    const size_t comma = text.find(',', start);
+    const std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    try {
+      size_t used = 0;
+      values[static_cast<size_t>(n)] = std::stoi(part, &used);
+      if (used != part.size()) throw std::invalid_argument(part);
+    } catch (const std::exception&) {
+      throw InputError("--camera " + text, "expected distance,heading,pitch as integers");
+    }
+    ++n;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (values[0] < 0) throw InputError("--camera " + text, "the distance must not be negative");
+  return values;
+}
+
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> closest_names(std::string_view name,
+                                       const std::vector<std::string>& candidates, size_t limit) {
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const auto& c : candidates) scored.emplace_back(edit_distance(name, c), c);
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (const auto& [distance, c] : scored) {
+    if (out.size() == limit) break;
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace shapevm

@@ -1,0 +1,69 @@
+// The state a program runs in, as every command takes it (DESIGN.md, "Contracts"): the shared
+// state options (--frame, --lod, --detail, --destroyed, --effects, --camera, the budgets, ...)
+// and --set NAME=VALUE. Each engine declares, as data, which of them it takes and which names
+// --set knows (its knobs); a command validates what it was given against those declarations
+// before anything runs, so an unknown name is an error that lists the closest ones.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shapevm {
+
+enum class KnobType : uint8_t { kInteger, kFlag, kText, kCamera };
+
+// One thing a run's state can be given.
+struct Knob {
+  std::string name;     // option knobs: the option without "--" ("frame"); set knobs: the --set name
+  bool option = false;  // a shared state option (--NAME) rather than a --set name
+  KnobType type = KnobType::kInteger;
+  int64_t min = INT64_MIN, max = INT64_MAX;  // integer range (inclusive)
+  int64_t default_value = 0;                 // what the engine holds when nothing sets it
+  std::string help;
+  bool prefix = false;          // the name is a prefix: "record+" matches record+0x0E
+  bool from_file = false;       // an input the program reads that the file itself names
+  std::vector<int64_t> values;  // values the program compares it against, ascending (may be empty)
+};
+
+// One given value: an option's text ("3" for --frame 3, "1" for a flag) or a --set's.
+struct Setting {
+  std::string name;
+  std::string value;
+};
+
+// Everything a command was told about the state, in the order given.
+struct StateRequest {
+  std::vector<Setting> options;  // the shared state options given on the command line
+  std::vector<std::string> sets;  // --set NAME=VALUE, verbatim
+  int width = 640;                // the frame the run draws into
+  int height = 480;
+
+  // The last value given for an option, if any.
+  std::optional<std::string> option(std::string_view name) const;
+  bool flag(std::string_view name) const;  // a flag option given (and not "0")
+  void set_option(std::string name, std::string value);  // replaces any earlier value
+};
+
+// NAME=VALUE split; InputError ("--set TEXT", "expected NAME=VALUE") when malformed.
+Setting split_assignment(const std::string& assignment);
+
+// An integer in decimal, 0x hex or with a leading '-'; InputError naming `what` otherwise or when
+// outside [min, max].
+int64_t parse_integer(const std::string& text, const std::string& what, int64_t min = INT64_MIN,
+                      int64_t max = INT64_MAX);
+
+// `--camera distance,heading,pitch`: the given values replace `defaults` from the left (a shorter
+// list keeps the rest). InputError on a non-integer or a negative distance.
+std::array<int, 3> parse_camera_option(const std::string& text, std::array<int, 3> defaults);
+
+// The names in `candidates` nearest to `name` (edit distance, case-insensitive), best first, at
+// most `limit`.
+std::vector<std::string> closest_names(std::string_view name,
+                                       const std::vector<std::string>& candidates,
+                                       size_t limit = 3);
+
+}  // namespace shapevm

@@ -1,0 +1,76 @@
+// The shapevm program: wires the subcommands together and owns the exit-code contract: 0 success,
+// 1 differences found, 2 bad input or usage, 3 an internal error (a bug in shapevm, never a
+// malformed file).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <ios>
+
+#include "core/input_error.h"
+#include "tools/command.h"
+
+namespace shapevm::tools {
+
+void report_outcome(const std::string& source, const RunOutcome& outcome, CommandContext& ctx) {
+  if (outcome.clean) return;
+  std::fflush(stdout);
+  fmt::print(stderr, "shapevm: error: {}: the run stopped at offset 0x{:x}: {}\n", source,
+             outcome.end_offset, outcome.reason);
+  ctx.exit_code = kExitBadInput;
+}
+
+int run_shapevm(int argc, const char* const* argv) {
+  CLI::App app{
+      "shapevm: run, trace, debug and compare the shape programs of Fighters Anthology, Apache,\n"
+      "Starlancer and Battle Isle 2 the way the original engines did.\n"
+      "Exit codes: 0 success, 1 a comparison found differences, 2 bad input or usage,\n"
+      "3 an internal error (a bug in shapevm: please report it)."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "shapevm 0.1.0");
+  CommandContext ctx;
+  register_lib_command(app, ctx);
+  register_disasm_command(app, ctx);
+  register_info_command(app, ctx);
+  register_asm_command(app, ctx);
+  register_gen_command(app, ctx);
+  register_examples_command(app, ctx);
+  register_trace_command(app, ctx);
+  register_render_command(app, ctx);
+  register_export_command(app, ctx);
+  register_variants_command(app, ctx);
+  register_view_command(app, ctx);
+  register_check_command(app, ctx);
+  register_compare_command(app, ctx);
+  register_regress_command(app, ctx);
+  register_trace_diff_command(app, ctx);
+  register_debug_command(app, ctx);
+  register_dap_command(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The file system refused (permissions, a full disk): the user's environment, not a bug.
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: internal error (a bug in shapevm, please report it): {}\n",
+               e.what());
+    return kExitInternalError;
+  }
+  return ctx.exit_code;
+}
+
+}  // namespace shapevm::tools

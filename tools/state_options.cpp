@@ -1,0 +1,134 @@
+#include "tools/state_options.h"
+
+#include <fmt/format.h>
+
+#include "core/input_error.h"
+#include "interp/common/registry.h"
+
+namespace shapevm::tools {
+
+void add_state_options(CLI::App* cmd, StateOptions& o) {
+  cmd->add_option("--frame", o.frame,
+                  "The frame counter (FA: _frameCounter, masked to 15 bits; JumpToFrame takes "
+                  "slot frame mod nframes)");
+  cmd->add_option("--lod", o.lod,
+                  "LOD level: 0 = finest (overrides the choice by camera distance)");
+  cmd->add_option("--detail", o.detail,
+                  "The detail preference (FA: _detail; JumpToDetail branches when it is below the "
+                  "site's threshold; default: maximum)");
+  cmd->add_flag("--destroyed", o.destroyed, "Draw the destroyed state (FA: _destroyed = 1)");
+  cmd->add_option("--effects", o.effects, "The effects word (FA: 0x20000 forces the finest LOD)");
+  cmd->add_option("--set", o.sets,
+                  "NAME=VALUE for an engine global or input the engine declares (FA: "
+                  "_frameCounter, _detail, health, record+OFF, imports such as _PLgearDown; "
+                  "Apache: anim, light, slotN, ...); repeatable")
+      ->take_all();
+  cmd->add_option("--camera", o.camera,
+                  "distance,heading,pitch: model units (0 = chosen from the radius) and degrees");
+  cmd->add_flag("--no-x86", o.no_x86,
+                "Do not run embedded x86: step over each block to the end of its region (static)");
+  cmd->add_flag(
+      "--x86-trace", o.x86_trace,
+      "Report every x86 instruction and every read of an import (trace: x86_insn, import_read)");
+  cmd->add_flag("--merged", o.merged,
+                "All articulation variants at once: the base run with x86 stepped over, then the "
+                "seed's reloc harvest (every relocation-pinned sub-stream; finest intact path "
+                "only)");
+  cmd->add_flag("--switch-dispatch", o.switch_dispatch,
+                "Dispatch through the portable switch instead of threaded code (FA; for "
+                "comparison: the same events)");
+  cmd->add_option("--objend", o.objend,
+                  "How PtrToObjEnd's operand is read: absolute (the seed, default) or relative (to "
+                  "the end of the instruction, as OpenFA reads it)")
+      ->check(CLI::IsMember({"absolute", "relative"}, CLI::ignore_case));
+  cmd->add_option("--max-steps", o.max_steps,
+                  "Budget: opcodes executed before the run is stopped (default: the engine's)");
+  cmd->add_option("--max-depth", o.max_depth, "Budget: call depth (default: the engine's)");
+}
+
+StateRequest state_request(const StateOptions& o, int width, int height) {
+  StateRequest r;
+  r.width = width;
+  r.height = height;
+  auto number = [&](const char* name, const auto& v) {
+    if (v) r.options.push_back({name, fmt::to_string(*v)});
+  };
+  auto flag = [&](const char* name, bool v) {
+    if (v) r.options.push_back({name, "1"});
+  };
+  number("frame", o.frame);
+  number("lod", o.lod);
+  number("detail", o.detail);
+  flag("destroyed", o.destroyed);
+  number("effects", o.effects);
+  if (o.camera) r.options.push_back({"camera", *o.camera});
+  flag("no-x86", o.no_x86);
+  flag("x86-trace", o.x86_trace);
+  flag("merged", o.merged);
+  flag("switch-dispatch", o.switch_dispatch);
+  if (o.objend) {
+    std::string v = *o.objend;
+    for (auto& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    r.options.push_back({"objend", v});
+  }
+  number("max-steps", o.max_steps);
+  number("max-depth", o.max_depth);
+  r.sets = o.sets;
+  return r;
+}
+
+void add_input_options(CLI::App* cmd, InputOptions& o, const std::string& what) {
+  cmd->add_option("file", o.file, what)->required();
+  cmd->add_option("--engine", o.engine,
+                  "Force the engine (default: recognised by the file's content): " +
+                      [] {
+                        std::string names;
+                        for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
+                        return names;
+                      }());
+}
+
+void add_frame_options(CLI::App* cmd, FrameOptions& o, const std::string& default_size,
+                       bool with_background) {
+  o.size = default_size;
+  cmd->add_option("--size", o.size, "WIDTHxHEIGHT of the frame")->capture_default_str();
+  cmd->add_option("--palette", o.palette,
+                  "The engine's palette file (FA PALETTE.PAL or LIB:MEMBER, Apache 3DPAL.RGB); "
+                  "default: the engine's own (Apache: 3DPAL.RGB beside the archive)");
+  cmd->add_option("--textures", o.textures,
+                  "Where the textures are (FA: a directory or .LIB of PIC files; Apache: "
+                  "OBJTEXT.BIN, default beside the archive)");
+  if (with_background)
+    cmd->add_option("--background", o.background,
+                    "Palette index the frame is cleared to (default 0)")
+        ->check(CLI::Range(0, 255));
+}
+
+std::pair<int, int> parse_size(const std::string& text) {
+  const auto x = text.find('x');
+  try {
+    if (x == std::string::npos) throw std::invalid_argument(text);
+    size_t a = 0, b = 0;
+    const int w = std::stoi(text.substr(0, x), &a);
+    const int h = std::stoi(text.substr(x + 1), &b);
+    if (a != x || b != text.size() - x - 1 || w < 1 || h < 1 || w > 8192 || h > 8192)
+      throw std::invalid_argument(text);
+    return {w, h};
+  } catch (const std::exception&) {
+    throw InputError("--size " + text, "expected WIDTHxHEIGHT, each 1..8192");
+  }
+}
+
+OpenedProgram open_for_run(const InputOptions& input, const FrameOptions& frame,
+                           const StateOptions& state, int width, int height) {
+  OpenedProgram out;
+  out.state = state_request(state, width, height);
+  OpenOptions open{frame.palette, frame.textures, out.state};
+  out.program = open_program(input.file, open, input.engine);
+  validate_state(*out.program, out.state);
+  if (!out.program->runnable())
+    throw InputError(input.file, "names a whole container: name one program in it (FILE:MEMBER)");
+  return out;
+}
+
+}  // namespace shapevm::tools

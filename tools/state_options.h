@@ -1,0 +1,74 @@
+// The option groups several commands share, declared once (DESIGN.md, "Contracts"): the input
+// (FILE or FILE:MEMBER, --engine), the frame (--size, --palette, --textures, --background), the
+// output (-o, --force) and the state options every command that runs a program takes (--frame,
+// --lod, --detail, --destroyed, --effects, --set, --camera, --no-x86, --x86-trace, --merged,
+// --objend, --max-steps, --max-depth). Which state options apply is the engine's declaration
+// (interp/common/state.h): a given option the engine does not take is an error naming the
+// engines that do, an unknown --set name an error listing the closest.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "interp/common/engine.h"
+#include "interp/common/state.h"
+
+namespace shapevm::tools {
+
+struct StateOptions {
+  std::optional<uint32_t> frame;
+  std::optional<uint32_t> lod;
+  std::optional<uint16_t> detail;
+  bool destroyed = false;
+  std::optional<uint32_t> effects;
+  std::vector<std::string> sets;
+  std::optional<std::string> camera;
+  bool no_x86 = false;
+  bool x86_trace = false;
+  bool merged = false;
+  bool switch_dispatch = false;
+  std::optional<std::string> objend;
+  std::optional<uint64_t> max_steps;
+  std::optional<uint32_t> max_depth;
+};
+
+void add_state_options(CLI::App* cmd, StateOptions& options);
+
+// Only the options given, by their knob names, with the frame size.
+StateRequest state_request(const StateOptions& options, int width, int height);
+
+// FILE or FILE:MEMBER and --engine.
+struct InputOptions {
+  std::string file;
+  std::string engine;  // "" = recognised by content
+};
+void add_input_options(CLI::App* cmd, InputOptions& options, const std::string& what);
+
+// --size, --palette, --textures and --background.
+struct FrameOptions {
+  std::string size;
+  std::string palette;
+  std::string textures;
+  std::optional<int> background;
+};
+void add_frame_options(CLI::App* cmd, FrameOptions& options, const std::string& default_size,
+                       bool with_background = true);
+
+// "640x480" -> {640, 480}; InputError unless both are 1..8192.
+std::pair<int, int> parse_size(const std::string& text);
+
+// A program opened for a command, with the state it runs in, checked against the program's
+// knobs.
+struct OpenedProgram {
+  std::unique_ptr<Program> program;
+  StateRequest state;
+};
+OpenedProgram open_for_run(const InputOptions& input, const FrameOptions& frame,
+                           const StateOptions& state, int width, int height);
+
+}  // namespace shapevm::tools
