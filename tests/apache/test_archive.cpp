@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "interp/apache/archive_input.h"
+#include "interp/apache/session.h"
 #include "interp/apache/geometry.h"
 #include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
@@ -166,20 +166,16 @@ TEST_CASE("AP-34 the LOD chain follows the next-record link by distance or --set
 
 TEST_CASE("archive members are named by #index or by short name, case-insensitively") {
   ApacheFixture f(kTwoModels);
-  CHECK(apache::resolve_member(f.archive, "#1") == 1);
-  CHECK(apache::resolve_member(f.archive, "CITBLKD0") == 1);
-  CHECK(apache::resolve_member(f.archive, "lowdet") == 3);
-  CHECK_THROWS_WITH_AS(apache::resolve_member(f.archive, "#2"),
+  CHECK(apache::resolve_record(f.archive, "#1") == 1);
+  CHECK(apache::resolve_record(f.archive, "CITBLKD0") == 1);
+  CHECK(apache::resolve_record(f.archive, "lowdet") == 3);
+  CHECK_THROWS_WITH_AS(apache::resolve_record(f.archive, "#2"),
                        doctest::Contains("record #2 is an empty slot"), InputError);
-  CHECK_THROWS_WITH_AS(apache::resolve_member(f.archive, "#9"),
+  CHECK_THROWS_WITH_AS(apache::resolve_record(f.archive, "#9"),
                        doctest::Contains("no record #9: the archive has 4 slots"), InputError);
-  CHECK_THROWS_WITH_AS(apache::resolve_member(f.archive, "nosuch"),
+  CHECK_THROWS_WITH_AS(apache::resolve_record(f.archive, "nosuch"),
                        doctest::Contains("no record named nosuch"), InputError);
-  CHECK_THROWS_AS(apache::resolve_member(f.archive, "#x1"), InputError);
-  CHECK(apache::is_apache_spec("3DOBJS.BIN:#17"));
-  CHECK(apache::is_apache_spec("data/3dobjs.bin:citblkd0"));
-  CHECK_FALSE(apache::is_apache_spec("FA_2.LIB:A10.SH"));
-  CHECK_FALSE(apache::is_apache_spec("A10.SH"));
+  CHECK_THROWS_AS(apache::resolve_record(f.archive, "#x1"), InputError);
 }
 
 TEST_CASE("malformed archives fail with the offset and what was expected") {
