@@ -174,18 +174,19 @@ struct Interpreter::Machine {
   int16_t i16(uint32_t at) const { return load_i16(code + at); }
   int32_t i32(uint32_t at) const { return load_i32(code + at); }
 
-  bool stop(uint32_t off, std::string reason, bool clean) {
+  bool stop(uint32_t off, std::string reason, StopReason why, bool clean) {
     result.reason = std::move(reason);
+    result.stop = why;
     result.clean = clean;
     result.end_offset = off;
     return false;
   }
 
-  bool fail(uint32_t off, std::string message) {
+  bool fail(uint32_t off, std::string message, StopReason why = StopReason::kFault) {
     // A harvest walk that runs into bytes it cannot execute ends; the merged run goes on.
     sink.on_diagnostic(
         {kEngine, off, harvest ? DiagnosticLevel::kWarning : DiagnosticLevel::kError, message});
-    return stop(off, std::move(message), false);
+    return stop(off, std::move(message), why, false);
   }
 
   void warn(uint32_t off, std::string message) {
@@ -218,7 +219,8 @@ struct Interpreter::Machine {
   // Calls `target`; its ShortEOF resumes at `resume`.
   bool call(uint32_t off, int64_t target, uint32_t resume) {
     if (stack.size() >= state.call_depth_limit)
-      return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit));
+      return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit),
+                  StopReason::kCallDepthBudget);
     stack.push_back({resume, rel, off, 0});
     if (!go(off, target)) return false;
     stack.back().entry = pos;
@@ -261,14 +263,14 @@ struct Interpreter::Machine {
 
   // ---- handlers (each returns false to stop) -------------------------------------------------
 
-  bool h_EndObject(uint32_t off) { return stop(off, "EndObject", true); }
+  bool h_EndObject(uint32_t off) { return stop(off, "EndObject", StopReason::kEndObject, true); }
 
   bool h_ShortEof(uint32_t off) {
     if (stack.empty()) {
       // The seed's harvest walks on through a top-level ShortEOF: some fragments are reached
       // only by calls a static walk cannot follow.
       if (harvest) return true;
-      return stop(off, "ShortEOF at top level", true);
+      return stop(off, "ShortEOF at top level", StopReason::kTopLevelShortEof, true);
     }
     return pop_frame(off);
   }
@@ -563,7 +565,8 @@ struct Interpreter::Machine {
     exit.reason = r.reason;
     sink.on_x86(exit);
     if (!r.resumed)
-      return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason));
+      return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason),
+                  StopReason::kX86Stopped);
     return go(off, r.resume_offset);
   }
 
@@ -611,7 +614,7 @@ struct Interpreter::Machine {
     if (steps >= state.step_limit) {
       sink.on_diagnostic({kEngine, pos, DiagnosticLevel::kError,
                           fmt::format("step limit {} reached (budget)", state.step_limit)});
-      return stop(pos, "budget: steps", false);
+      return stop(pos, "budget: steps", StopReason::kStepBudget, false);
     }
     // The engine fetches two bytes; a one-byte opcode may be CODE's last byte (its handler reads
     // no operand), so only the opcode itself must lie inside CODE. Handlers check their operands.
@@ -620,7 +623,9 @@ struct Interpreter::Machine {
       // A harvest walk that reaches code an earlier walk executed returns from the current
       // fragment as at a ShortEOF (the rest was drawn already), or ends at top level.
       while (harvest && (*executed)[pos]) {
-        if (stack.empty()) return stop(pos, "harvest: reached code already walked", true);
+        if (stack.empty())
+          return stop(pos, "harvest: reached code already walked", StopReason::kReachedWalkedCode,
+                      true);
         pop_frame(pos);
         if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
       }
@@ -633,7 +638,7 @@ struct Interpreter::Machine {
     if (want_ops) {
       if (hook && hook->pause(debug_view(off))) {
         hook_stopped = true;
-        return stop(off, "stopped by the debugger", true);
+        return stop(off, "stopped by the debugger", StopReason::kDebugger, true);
       }
       if (sink_ops) emit_op(off, op);
     }
@@ -789,7 +794,7 @@ void Interpreter::run_merged_harvest(Machine& m, Execute&& execute) {
     for (const auto& [at, name] : texture_at_x86)
       if (at < target) m.texture = name;
     execute();
-    if (m.result.reason == "budget: steps") return;  // the whole merged run is over budget
+    if (m.result.stop == StopReason::kStepBudget) return;  // the merged run is over budget
   }
   m.result = base;
 }

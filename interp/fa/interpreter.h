@@ -24,9 +24,25 @@ namespace shapevm::fa {
 
 enum class Dispatch : uint8_t { kThreaded, kSwitch };
 
+// Why a run ended. Code decides on this, never on RunResult::reason (that text is for people and
+// traces, which print it unchanged).
+enum class StopReason : uint8_t {
+  kEndObject,          // EndObject (0x00)                        "EndObject"
+  kTopLevelShortEof,   // ShortEOF with no call to return from    "ShortEOF at top level"
+  kStepBudget,         // RunState::step_limit reached            "budget: steps"
+  kCallDepthBudget,    // RunState::call_depth_limit reached      "call depth limit N reached ..."
+  kX86Stopped,         // an embedded x86 block did not resume    "x86 block at ... stopped: ..."
+  kFault,              // any other diagnostic that ends the run: bad or odd opcode, operands or
+                       // a transfer outside CODE, a full pool, a bad object-record read, ...
+  kDebugger,           // the debug hook asked to stop            "stopped by the debugger"
+  kReachedWalkedCode,  // --merged: a harvest walk reached code an earlier walk executed
+                       // ("harvest: reached code already walked")
+};
+
 struct RunResult {
-  std::string reason;  // why the run ended
-  bool clean = true;   // false: a diagnostic (bad opcode, budget, bounds) stopped it
+  std::string reason;                        // why the run ended, in words (traces print it)
+  StopReason stop = StopReason::kEndObject;  // the same, typed
+  bool clean = true;  // false: a diagnostic (bad opcode, budget, bounds) stopped it
   uint32_t end_offset = 0;
   uint64_t ops = 0;
   uint64_t faces = 0;
