@@ -474,19 +474,13 @@ struct Interpreter::Machine {
     return true;
   }
 
-  // Moves past the Face at `off` (false when its encoding stops the run).
-  bool skip_face(uint32_t off) {
+  bool h_Face(uint32_t off) {
+    // do_new_poly: byte-magic, operands start at byte 1. Parsed in place (no allocation: this is
+    // the hot path of geometry-heavy shapes).
     DecodeError error;
     auto size = face_size({code, code_size}, off, error);
     if (!size) return fail(error.offset, error.expected);
     pos = off + *size;
-    return true;
-  }
-
-  bool h_Face(uint32_t off) {
-    // do_new_poly: byte-magic, operands start at byte 1. Parsed in place (no allocation: this is
-    // the hot path of geometry-heavy shapes).
-    if (!skip_face(off)) return false;
     const uint8_t content = code[off + 1];
     const uint8_t layout = code[off + 2];
     uint32_t at = off + 5;
@@ -533,6 +527,16 @@ struct Interpreter::Machine {
     e.texture = texture;
     e.corners = corners;
     sink.on_face(e);
+    return true;
+  }
+
+  // Moves past the Face at `off` without drawing it, as h_Face does before it draws (false when
+  // the encoding stops the run). For the --merged harvest's dropped faces (MachineAccess).
+  bool skip_face(uint32_t off) {
+    DecodeError error;
+    auto size = face_size({code, code_size}, off, error);
+    if (!size) return fail(error.offset, error.expected);
+    pos = off + *size;
     return true;
   }
 
