@@ -22,7 +22,7 @@ MemberSpec parse_member_spec(const std::string& spec) {
                                        out.path, *out.member));
   }
   if (out.member->empty()) {
-    throw InputError(spec, fmt::format("expected a member after the ':' ({}:MEMBER or {}:#N)",
+    throw InputError(spec, fmt::format("expected a member name after the ':' ({}:MEMBER or {}:#N)",
                                        out.path, out.path));
   }
   return out;

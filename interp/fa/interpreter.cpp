@@ -10,6 +10,7 @@
 #include "interp/fa/assumptions.h"
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/instruction.h"
+#include "interp/fa/merged_harvest.h"
 #include "interp/fa/opcodes.h"
 
 namespace shapevm::fa {
@@ -113,7 +114,8 @@ using Slot = PoolSlot;
 using Frame = CallFrame;  // rel: the object position the caller used (XformUnmask changes it)
 
 struct Interpreter::Machine {
-  Machine(Interpreter& in, const RunState& st, EventSink& s, X86Runner* x86_runner)
+  Machine(Interpreter& in, const RunState& st, EventSink& s, X86Runner* x86_runner, Dispatch d,
+          RunObserver* obs)
       : interp(in),
         code(x86_runner ? x86_runner->code() : in.shape_.code().data()),
         x86(x86_runner),
@@ -124,6 +126,9 @@ struct Interpreter::Machine {
         sink_ops(s.wants_ops()),
         want_ops(sink_ops || hook != nullptr),
         want_control(s.wants_control()),
+        observer(obs),
+        slow_fetch(want_ops || observer != nullptr),
+        dispatch_kind(d),
         pool(in.pool_),
         epoch(++in.epoch_) {
     CameraSpec cam = st.camera;
@@ -144,9 +149,12 @@ struct Interpreter::Machine {
   EventSink& sink;
   DebugHook* hook;  // a debugger, or nullptr
   bool sink_ops;
-  bool want_ops;              // the slow path of fetch: op events and/or the debugger
-  bool hook_stopped = false;  // the debugger ended the run
-  bool want_control;  // branch/call/return events are skipped for sinks that do not want them
+  bool want_ops;          // op events and/or the debugger
+  bool want_control;      // branch/call/return events are skipped for sinks that do not want them
+  RunObserver* observer;  // a driver watching the run (--merged: merged_harvest.h), or nullptr
+  bool slow_fetch;        // want_ops || observer: fetch leaves its fast path (see fetch)
+  Dispatch dispatch_kind;
+  DiagnosticLevel fail_level = DiagnosticLevel::kError;  // of the diagnostic fail() reports
   std::vector<Slot>& pool;
   uint32_t epoch;
   std::vector<FaceCorner> corners;
@@ -160,33 +168,23 @@ struct Interpreter::Machine {
   uint64_t faces = 0;
   RunResult result;
 
-  // --merged (run_merged_harvest): offsets executed so far, and the harvest walk's rules.
-  std::vector<uint8_t>* executed = nullptr;
-  bool harvest = false;        // a reloc-entered walk: top-level ShortEOF walks through
-  uint32_t append_floor = 0;   // harvest: VertexBuffers below this slot are skipped ...
-  bool drop_faces = false;     // ... and the faces after them in the same walk dropped
-  uint32_t slots_written = 0;  // one past the highest pool slot written
-  bool coarse = false;         // a LOD/detail/damage branch was taken
-  std::vector<std::pair<uint32_t, std::string>> texture_at_x86;  // texture when each F0 ran
-
   // ---- helpers -------------------------------------------------------------------------------
 
   uint16_t u16(uint32_t at) const { return load_u16(code + at); }
   int16_t i16(uint32_t at) const { return load_i16(code + at); }
   int32_t i32(uint32_t at) const { return load_i32(code + at); }
 
-  bool stop(uint32_t off, std::string reason, bool clean) {
+  bool stop(uint32_t off, std::string reason, StopReason why, bool clean) {
     result.reason = std::move(reason);
+    result.stop = why;
     result.clean = clean;
     result.end_offset = off;
     return false;
   }
 
-  bool fail(uint32_t off, std::string message) {
-    // A harvest walk that runs into bytes it cannot execute ends; the merged run goes on.
-    sink.on_diagnostic(
-        {kEngine, off, harvest ? DiagnosticLevel::kWarning : DiagnosticLevel::kError, message});
-    return stop(off, std::move(message), false);
+  bool fail(uint32_t off, std::string message, StopReason why = StopReason::kFault) {
+    sink.on_diagnostic({kEngine, off, fail_level, message});
+    return stop(off, std::move(message), why, false);
   }
 
   void warn(uint32_t off, std::string message) {
@@ -219,7 +217,8 @@ struct Interpreter::Machine {
   // Calls `target`; its ShortEOF resumes at `resume`.
   bool call(uint32_t off, int64_t target, uint32_t resume) {
     if (stack.size() >= state.call_depth_limit)
-      return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit));
+      return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit),
+                  StopReason::kCallDepthBudget);
     stack.push_back({resume, rel, off, 0});
     if (!go(off, target)) return false;
     stack.back().entry = pos;
@@ -262,15 +261,13 @@ struct Interpreter::Machine {
 
   // ---- handlers (each returns false to stop) -------------------------------------------------
 
-  bool h_EndObject(uint32_t off) { return stop(off, "EndObject", true); }
+  bool h_EndObject(uint32_t off) { return stop(off, "EndObject", StopReason::kEndObject, true); }
 
   bool h_ShortEof(uint32_t off) {
-    if (stack.empty()) {
-      // The seed's harvest walks on through a top-level ShortEOF: some fragments are reached
-      // only by calls a static walk cannot follow.
-      if (harvest) return true;
-      return stop(off, "ShortEOF at top level", true);
-    }
+    // At top level the run ends; pos is already past the ShortEOF, where a --merged harvest walk
+    // goes on (merged_harvest.cpp).
+    if (stack.empty())
+      return stop(off, "ShortEOF at top level", StopReason::kTopLevelShortEof, true);
     return pop_frame(off);
   }
 
@@ -335,7 +332,6 @@ struct Interpreter::Machine {
   bool h_JumpToDamage(uint32_t off) {
     if (!need(off, 4, "JumpToDamage")) return false;
     const bool destroyed = state.destroyed_flag();
-    coarse |= destroyed;
     return branch(off, branch_kind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
                   destroyed, 0);
   }
@@ -344,7 +340,6 @@ struct Interpreter::Machine {
     if (!need(off, 6, "JumpToDetail")) return false;
     const uint16_t threshold = u16(off + 4);
     const bool low = state.detail < threshold;
-    coarse |= low;
     return branch(off, branch_kind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
                   state.detail, threshold);
   }
@@ -368,7 +363,6 @@ struct Interpreter::Machine {
     }
     const int64_t projected = projected_size(u16(off + 2));
     const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
-    coarse |= projected < threshold;
     return branch(off, branch_kind::kLod, projected < threshold, target, off + 8, projected,
                   threshold);
   }
@@ -426,39 +420,39 @@ struct Interpreter::Machine {
   }
 
   bool h_VertexBuffer(uint32_t off) {
-    if (!need(off, 6, "VertexBuffer")) return false;
+    const auto vb = vertex_buffer_operands(off);
+    if (!vb) return false;
+    write_vertices(off, *vb);
+    return true;
+  }
+
+  // VertexBuffer's checks (MachineAccess exposes both halves to the --merged harvest).
+  std::optional<VertexBufferOperands> vertex_buffer_operands(uint32_t off) {
+    if (!need(off, 6, "VertexBuffer")) return std::nullopt;
     const uint32_t count = u16(off + 2);
     const uint32_t push_at = u16(off + 4);
-    if (!need(off, 6 + 6 * count, "VertexBuffer")) return false;
+    if (!need(off, 6 + 6 * count, "VertexBuffer")) return std::nullopt;
     const uint32_t first = push_at / 8;
     if (push_at % 8)
       warn(off, fmt::format("VertexBuffer push_at {} is not a multiple of 8", push_at));
-    if (first + count > pool.size())
-      return fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool",
-                                   first, first + count - 1, pool.size()));
-    if (harvest && first < append_floor) {
-      // Append-only (seed, sub-stream harvest): a variant that rewrites the base mesh's slots is
-      // skipped, and so are the faces after it in this walk, which would index it.
-      sink.on_diagnostic(
-          {kEngine, off, DiagnosticLevel::kInfo,
-           fmt::format("harvest: VertexBuffer at slot {} is below the base pool's {} "
-                       "slots; it and the faces after it in this walk are dropped",
-                       first, append_floor)});
-      drop_faces = true;
-      pos = off + 6 + 6 * count;
-      return true;
+    if (first + count > pool.size()) {
+      fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool", first,
+                            first + count - 1, pool.size()));
+      return std::nullopt;
     }
-    slots_written = std::max(slots_written, first + count);
-    for (uint32_t i = 0; i < count; ++i) {
-      Slot& s = pool[first + i];
+    return VertexBufferOperands{first, count, off + 6 + 6 * count};
+  }
+
+  void write_vertices(uint32_t off, const VertexBufferOperands& vb) {
+    for (uint32_t i = 0; i < vb.count; ++i) {
+      Slot& s = pool[vb.first + i];
       const uint32_t at = off + 6 + 6 * i;
       s.model = {i16(at), i16(at + 2), i16(at + 4)};
       s.view = transform(s.model);
       s.epoch = epoch;
     }
-    pos = off + 6 + 6 * count;
-    sink.on_vertices({kEngine, off, first, count});
-    return true;
+    pos = vb.next;
+    sink.on_vertices({kEngine, off, vb.first, vb.count});
   }
 
   bool h_VertexInfo(uint32_t off) {
@@ -488,7 +482,6 @@ struct Interpreter::Machine {
     auto size = face_size({code, code_size}, off, error);
     if (!size) return fail(error.offset, error.expected);
     pos = off + *size;
-    if (drop_faces) return true;
     const uint8_t content = code[off + 1];
     const uint8_t layout = code[off + 2];
     uint32_t at = off + 5;
@@ -539,8 +532,17 @@ struct Interpreter::Machine {
     return true;
   }
 
+  // Moves past the Face at `off` without drawing it, as h_Face does before it draws (false when
+  // the encoding stops the run). For the --merged harvest's dropped faces (MachineAccess).
+  bool skip_face(uint32_t off) {
+    DecodeError error;
+    auto size = face_size({code, code_size}, off, error);
+    if (!size) return fail(error.offset, error.expected);
+    pos = off + *size;
+    return true;
+  }
+
   bool h_X86Code(uint32_t off) {
-    if (executed) texture_at_x86.emplace_back(off, texture);
     if (x86 == nullptr) {
       // --no-x86: continue where the static walker ends the x86 region (assumptions.h).
       auto it = interp.x86_ends_.find(off);
@@ -566,7 +568,8 @@ struct Interpreter::Machine {
     exit.reason = r.reason;
     sink.on_native(exit);
     if (!r.resumed)
-      return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason));
+      return fail(off, fmt::format("x86 block at 0x{:x} stopped: {}", off + 2, r.reason),
+                  StopReason::kX86Stopped);
     return go(off, r.resume_offset);
   }
 
@@ -610,37 +613,58 @@ struct Interpreter::Machine {
 
   // ---- dispatch ------------------------------------------------------------------------------
 
+  // Fetches the next opcode: the engine reads [opcode][first operand byte] and consumes both.
+  // The fast path is the bare engine. Everything else a run may ask for (per-opcode events, the
+  // debugger, a run observer such as the --merged harvest) waits behind the one `slow_fetch`
+  // test, so a plain run pays a single well-predicted branch per opcode for all of them.
   bool fetch(uint32_t& off, uint8_t& op) {
-    if (steps >= state.step_limit) {
-      sink.on_diagnostic({kEngine, pos, DiagnosticLevel::kError,
-                          fmt::format("step limit {} reached (budget)", state.step_limit)});
-      return stop(pos, "budget: steps", false);
-    }
-    // The engine fetches two bytes; a one-byte opcode may be CODE's last byte (its handler reads
-    // no operand), so only the opcode itself must lie inside CODE. Handlers check their operands.
-    if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
-    if (executed) {
-      // A harvest walk that reaches code an earlier walk executed returns from the current
-      // fragment as at a ShortEOF (the rest was drawn already), or ends at top level.
-      while (harvest && (*executed)[pos]) {
-        if (stack.empty()) return stop(pos, "harvest: reached code already walked", true);
-        pop_frame(pos);
-        if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
+    for (;;) {
+      if (steps >= state.step_limit) {
+        sink.on_diagnostic({kEngine, pos, DiagnosticLevel::kError,
+                            fmt::format("step limit {} reached (budget)", state.step_limit)});
+        return stop(pos, "budget: steps", StopReason::kStepBudget, false);
       }
-      (*executed)[pos] = 1;
+      // The engine fetches two bytes; a one-byte opcode may be CODE's last byte (its handler
+      // reads no operand), so only the opcode itself must lie inside CODE. Handlers check their
+      // operands.
+      if (pos >= code_size) return fail(pos, "execution ran off the end of CODE");
+      if (!slow_fetch) [[likely]] {
+        ++steps;
+        off = pos;
+        op = code[off];
+        pos += 2;  // every fetch consumes [op][first operand byte]
+        return true;
+      }
+      switch (fetch_slow(off, op)) {
+        case RunObserver::Action::kDispatch:
+          return true;
+        case RunObserver::Action::kStop:
+          return false;
+        case RunObserver::Action::kDone:
+          break;  // the observer executed this instruction itself: fetch the next one
+      }
+    }
+  }
+
+  RunObserver::Action fetch_slow(uint32_t& off, uint8_t& op) {
+    if (observer) {
+      MachineAccess access(*this);
+      if (!observer->before_fetch(access)) return RunObserver::Action::kStop;
     }
     ++steps;
     off = pos;
     op = code[off];
-    pos += 2;  // every fetch consumes [op][first operand byte]
-    if (want_ops) {
-      if (hook && hook->pause(debug_view(off))) {
-        hook_stopped = true;
-        return stop(off, "stopped by the debugger", true);
-      }
-      if (sink_ops) emit_op(off, op);
+    pos += 2;
+    if (hook && hook->pause(debug_view(off))) {
+      stop(off, "stopped by the debugger", StopReason::kDebugger, true);
+      return RunObserver::Action::kStop;
     }
-    return true;
+    if (sink_ops) emit_op(off, op);
+    if (observer) {
+      MachineAccess access(*this);
+      return observer->before_dispatch(access, off, op);
+    }
+    return RunObserver::Action::kDispatch;
   }
 
   DebugView debug_view(uint32_t off) const {
@@ -679,6 +703,14 @@ struct Interpreter::Machine {
         return;
       }
       if (!dispatch(handler_for(op), off)) return;
+    }
+  }
+
+  void execute() {
+    if (dispatch_kind == Dispatch::kThreaded) {
+      run_threaded();
+    } else {
+      run_switch();
     }
   }
 
@@ -739,64 +771,6 @@ Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
 
 Interpreter::~Interpreter() = default;
 
-template <typename Execute>
-void Interpreter::run_merged_harvest(Machine& m, Execute&& execute) {
-  // The seed's reloc-based sub-stream harvest, run after the base: only for the finest intact
-  // path, since the sub-streams are authored against the finest pool.
-  if (m.coarse) {
-    m.sink.on_diagnostic({kEngine, m.result.end_offset, DiagnosticLevel::kInfo,
-                          "--merged: no harvest, the run took a coarse LOD, low-detail or damage "
-                          "branch (the harvest applies to the finest intact path only)"});
-    return;
-  }
-  const RunResult base = m.result;
-  std::vector<std::pair<uint32_t, uint32_t>> native;  // x86 bytes: [begin, end)
-  for (const auto& item : walk_.items)
-    if (item.kind == ItemKind::kX86) native.emplace_back(item.offset, item.offset + item.size);
-  auto in_native = [&](uint32_t at) {
-    return std::any_of(native.begin(), native.end(),
-                       [&](const auto& r) { return at >= r.first && at < r.second; });
-  };
-  const auto texture_at_x86 = m.texture_at_x86;
-  // FA-23: an input the state sets keeps only the sub-streams its value selects; the others stay
-  // merged. The control-flow selection of the static analysis says which input governs a target.
-  if (!articulations_)
-    articulations_ = std::make_unique<ArticulationAnalysis>(analyze_articulations(shape_, walk_));
-  std::map<uint32_t, std::vector<ArticulationGuard>> guards_of;
-  for (const auto& b : articulations_->blocks)
-    for (size_t k = 0; k < b.pointers.size(); ++k)
-      if (b.selection[k]) guards_of[b.pointers[k]].push_back(*b.selection[k]);
-  auto deselected = [&](uint32_t target) {
-    auto it = guards_of.find(target);
-    if (it == guards_of.end()) return false;
-    for (const auto& g : it->second) {
-      auto set = m.state.imports.find(g.input);
-      if (set != m.state.imports.end() && !g.holds(set->second)) return true;
-    }
-    return false;
-  };
-  m.harvest = true;
-  m.append_floor = m.slots_written;
-  for (uint32_t target : walk_.reloc_targets) {
-    if (target >= m.code_size || (*m.executed)[target] || in_native(target)) continue;
-    if (x86_ends_.count(target) || x86_ends_.count(target - 2)) continue;  // a block's head
-    if (deselected(target)) continue;
-    if (m.want_control)
-      m.sink.on_branch({kEngine, target, branch_kind::kHarvest, true, target, 0, 0});
-    m.pos = target;
-    m.stack.clear();
-    m.rel = {m.view.xv, m.view.yv, m.view.zv};
-    m.drop_faces = false;
-    // The texture current when the base run stepped over the last x86 block before the target.
-    m.texture.clear();
-    for (const auto& [at, name] : texture_at_x86)
-      if (at < target) m.texture = name;
-    execute();
-    if (m.result.reason == "budget: steps") return;  // the whole merged run is over budget
-  }
-  m.result = base;
-}
-
 int64_t Interpreter::synthetic_projected_size(uint32_t level) const {
   // Level 0 exceeds every threshold; level k sits just below the k-th largest (seed, FA-50).
   if (level == 0 || lod_thresholds_.empty()) return INT32_MAX;
@@ -815,7 +789,13 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     runner = x86_.get();
     runner->begin_run(state, &sink);
   }
-  Machine m(*this, state, sink, runner);
+  // --merged: the harvest driver (merged_harvest.h) watches the base run and then walks the
+  // relocation targets it did not reach; it sees the machine's events first. A plain run has no
+  // observer and the machine emits straight to `sink`.
+  std::optional<MergedHarvest> harvest;
+  if (state.merged) harvest.emplace(shape_, walk_, x86_ends_, articulations_, sink);
+  Machine m(*this, state, harvest ? harvest->machine_sink() : sink, runner, dispatch,
+            harvest ? &*harvest : nullptr);
   if (runner) {
     if (hook_) {
       // The debugger sees every x86 instruction (traced runs only) with the registers before it.
@@ -830,20 +810,11 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
       runner->set_instruction_observer(nullptr);
     }
   }
-  auto execute = [&] {
-    if (dispatch == Dispatch::kThreaded) {
-      m.run_threaded();
-    } else {
-      m.run_switch();
-    }
-  };
-  std::vector<uint8_t> executed;
-  if (state.merged) {
-    executed.assign(shape_.code().size(), 0);
-    m.executed = &executed;
+  m.execute();
+  if (harvest && m.result.clean && m.result.stop != StopReason::kDebugger) {
+    MachineAccess access(m);
+    harvest->walk_unreached_targets(access);
   }
-  execute();
-  if (state.merged && m.result.clean && !m.hook_stopped) run_merged_harvest(m, execute);
   m.result.ops = m.steps;
   m.result.faces = m.faces;
   if (hook_) {
@@ -856,6 +827,72 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
   sink.on_end({kEngine, m.result.end_offset, m.result.reason, m.result.clean, m.result.ops,
                m.result.faces});
   return m.result;
+}
+
+// ---- MachineAccess: what a driver may do with the running machine ------------------------------
+
+void MachineAccess::run_loop() {
+  m_.execute();
+}
+const RunResult& MachineAccess::result() const {
+  return m_.result;
+}
+void MachineAccess::set_result(const RunResult& r) {
+  m_.result = r;
+}
+uint32_t MachineAccess::pos() const {
+  return m_.pos;
+}
+void MachineAccess::set_pos(uint32_t at) {
+  m_.pos = at;
+}
+uint32_t MachineAccess::code_size() const {
+  return m_.code_size;
+}
+const RunState& MachineAccess::state() const {
+  return m_.state;
+}
+
+void MachineAccess::reset_frames() {
+  m_.stack.clear();
+  m_.rel = {m_.view.xv, m_.view.yv, m_.view.zv};
+}
+
+bool MachineAccess::at_top_level() const {
+  return m_.stack.empty();
+}
+void MachineAccess::return_from_call(uint32_t off) {
+  m_.pop_frame(off);
+}
+const std::string& MachineAccess::texture() const {
+  return m_.texture;
+}
+void MachineAccess::set_texture(std::string name) {
+  m_.texture = std::move(name);
+}
+
+bool MachineAccess::stop(uint32_t off, std::string reason, StopReason why, bool clean) {
+  return m_.stop(off, std::move(reason), why, clean);
+}
+
+bool MachineAccess::fail(uint32_t off, std::string message) {
+  return m_.fail(off, std::move(message));
+}
+
+void MachineAccess::set_failure_level(DiagnosticLevel level) {
+  m_.fail_level = level;
+}
+
+std::optional<VertexBufferOperands> MachineAccess::vertex_buffer_operands(uint32_t off) {
+  return m_.vertex_buffer_operands(off);
+}
+
+void MachineAccess::write_vertices(uint32_t off, const VertexBufferOperands& vb) {
+  m_.write_vertices(off, vb);
+}
+
+bool MachineAccess::skip_face(uint32_t off) {
+  return m_.skip_face(off);
 }
 
 }  // namespace shapevm::fa

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,46 @@ namespace shapevm::fa {
 
 enum class Dispatch : uint8_t { kThreaded, kSwitch };
 
+// Why a run ended. Code decides on this, never on RunResult::reason (that text is for people and
+// traces, which print it unchanged).
+enum class StopReason : uint8_t {
+  kEndObject,          // EndObject (0x00)                        "EndObject"
+  kTopLevelShortEof,   // ShortEOF with no call to return from    "ShortEOF at top level"
+  kStepBudget,         // RunState::step_limit reached            "budget: steps"
+  kCallDepthBudget,    // RunState::call_depth_limit reached      "call depth limit N reached ..."
+  kX86Stopped,         // an embedded x86 block did not resume    "x86 block at ... stopped: ..."
+  kFault,              // any other diagnostic that ends the run: bad or odd opcode, operands or
+                       // a transfer outside CODE, a full pool, a bad object-record read, ...
+  kDebugger,           // the debug hook asked to stop            "stopped by the debugger"
+  kReachedWalkedCode,  // --merged: a harvest walk reached code an earlier walk executed
+                       // ("harvest: reached code already walked")
+};
+
 struct RunResult {
-  std::string reason;  // why the run ended
-  bool clean = true;   // false: a diagnostic (bad opcode, budget, bounds) stopped it
+  std::string reason;                        // why the run ended, in words (traces print it)
+  StopReason stop = StopReason::kEndObject;  // the same, typed
+  bool clean = true;  // false: a diagnostic (bad opcode, budget, bounds) stopped it
   uint32_t end_offset = 0;
   uint64_t ops = 0;
   uint64_t faces = 0;
+};
+
+class MachineAccess;
+
+// A driver that runs the machine more than once per run (merged_harvest.h) watches it through
+// this observer. It is called only on the fetch slow path (Machine::fetch), which a run without
+// per-opcode events, a debugger or an observer never takes.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  // Before fetching at m.pos() (budget and bounds already checked). Returns false when it
+  // stopped the run (MachineAccess::stop / fail); it may also move m.pos() (return_from_call).
+  virtual bool before_fetch(MachineAccess& m) = 0;
+  enum class Action : uint8_t { kDispatch, kDone, kStop };
+  // After the opcode at `off` is fetched and counted (and shown to the debugger and the sink),
+  // before its handler runs: kDispatch runs the handler, kDone means the observer executed the
+  // instruction itself (through MachineAccess) and the next one is fetched, kStop ends the run.
+  virtual Action before_dispatch(MachineAccess& m, uint32_t off, uint8_t op) = 0;
 };
 
 class Interpreter {
@@ -51,9 +86,8 @@ class Interpreter {
   void set_debug_hook(DebugHook* hook) { hook_ = hook; }
 
  private:
+  friend class MachineAccess;
   struct Machine;
-  template <typename Execute>
-  void run_merged_harvest(Machine& m, Execute&& execute);
   const Shape& shape_;
   WalkResult walk_;
   std::vector<uint16_t> lod_thresholds_;
@@ -64,6 +98,58 @@ class Interpreter {
   bool x86_trace_ = false;
   uint32_t epoch_ = 0;
   DebugHook* hook_ = nullptr;
+};
+
+// The operands of a VertexBuffer (0x82) that passed its checks.
+struct VertexBufferOperands {
+  uint32_t first = 0;  // the first pool slot written
+  uint32_t count = 0;
+  uint32_t next = 0;  // the offset after the instruction
+};
+
+// The small, explicit interface through which a driver (merged_harvest.h) works a running
+// machine: between loops (where to start, with which frame stack, position and texture) and from
+// its RunObserver callbacks (the instructions it executes itself). Valid only during
+// Interpreter::run.
+class MachineAccess {
+ public:
+  // The dispatch loop, from pos() until something stops it; result() says why.
+  void run_loop();
+  const RunResult& result() const;
+  void set_result(const RunResult& r);
+
+  uint32_t pos() const;
+  void set_pos(uint32_t at);
+  uint32_t code_size() const;
+  const RunState& state() const;
+
+  // A fresh walk at top level: no frames, the object at the view's origin.
+  void reset_frames();
+  bool at_top_level() const;
+  // Returns from the innermost call as its ShortEOF would (a return event; pos() = its resume).
+  void return_from_call(uint32_t off);
+
+  const std::string& texture() const;
+  void set_texture(std::string name);
+
+  // Ends the run at `off` (always returns false, to be returned by the caller).
+  bool stop(uint32_t off, std::string reason, StopReason why, bool clean);
+  // Reports a diagnostic (at the failure level) and ends the run, not clean (StopReason::kFault).
+  bool fail(uint32_t off, std::string message);
+  // The level of the diagnostic that fail() reports (kError unless a driver lowers it).
+  void set_failure_level(DiagnosticLevel level);
+
+  // The two halves of VertexBuffer: its checks (diagnostics; nullopt when it ended the run), and
+  // writing the slots (the vertices event).
+  std::optional<VertexBufferOperands> vertex_buffer_operands(uint32_t off);
+  void write_vertices(uint32_t off, const VertexBufferOperands& vb);
+  // Steps over the Face at `off` without drawing it (false when its encoding ended the run).
+  bool skip_face(uint32_t off);
+
+ private:
+  friend class Interpreter;
+  explicit MachineAccess(Interpreter::Machine& m) : m_(m) {}
+  Interpreter::Machine& m_;
 };
 
 }  // namespace shapevm::fa

@@ -35,7 +35,7 @@ struct RunState {
   bool x86_trace = false;  // every x86 instruction and import read as events (slower)
   // The seed's reloc-based sub-stream harvest: after the base run, walk every relocation target
   // in CODE it did not reach, so all articulation variants appear at once; an input set in
-  // `imports` keeps only what its value selects (--merged; interpreter.cpp, run_merged_harvest).
+  // `imports` keeps only what its value selects (--merged; merged_harvest.h).
   bool merged = false;
   uint64_t step_limit = assumed::kDefaultStepLimit;
   uint32_t call_depth_limit = assumed::kDefaultCallDepthLimit;

@@ -311,6 +311,44 @@ TEST_CASE("budgets: an endless loop stops at the step limit, runaway recursion a
   CHECK(off.diagnostics.back().find("outside CODE") != std::string::npos);
 }
 
+TEST_CASE("every end of a run has a typed StopReason beside its unchanged reason text") {
+  struct StopAtFirstOpcode : DebugHook {
+    bool pause(const DebugView& v) override { return v.end == nullptr; }
+  };
+  auto end = [](const std::string& text, RunState state = {}, DebugHook* hook = nullptr) {
+    auto b = build_shape(text);
+    Interpreter interp(b.shape);
+    interp.set_debug_hook(hook);
+    RecordingSink sink;
+    const RunResult r = interp.run(state, sink);
+    CHECK(r.reason == sink.end.reason);  // the text traces print
+    CHECK(r.clean == sink.end.clean);
+    return r;
+  };
+  RunResult r = end(tri(face(1)));
+  CHECK(r.stop == StopReason::kTopLevelShortEof);
+  CHECK(r.reason == "ShortEOF at top level");
+  r = end(with_header("EndObject\n"));
+  CHECK(r.stop == StopReason::kEndObject);
+  CHECK(r.reason == "EndObject");
+  RunState budget;
+  budget.step_limit = 100;
+  r = end(tri("x:\n Jump @x\n"), budget);
+  CHECK(r.stop == StopReason::kStepBudget);
+  CHECK(r.reason == "budget: steps");
+  r = end(tri("r:\n Unmask @r\n"));
+  CHECK(r.stop == StopReason::kCallDepthBudget);
+  CHECK(r.reason.find("call depth limit") == 0);
+  r = end(tri("Jump @x\n .db 00\nx:\n .db 48 00 00 70\n"));
+  CHECK(r.stop == StopReason::kFault);
+  CHECK_FALSE(r.clean);
+  StopAtFirstOpcode hook;
+  r = end(tri(face(1)), {}, &hook);
+  CHECK(r.stop == StopReason::kDebugger);
+  CHECK(r.reason == "stopped by the debugger");
+  CHECK(r.clean);
+}
+
 TEST_CASE("threaded and switch dispatch produce the same event stream") {
   const std::string text = tri(R"(
     JumpToFrame @a, @b

@@ -152,3 +152,40 @@ TEST_CASE("FA-24: the merged jet shows gear, flaps and afterburner at once") {
   CHECK(sorted(colors_of(jet, merged)) == every);
   CHECK(every.size() > sorted(colors_of(jet, RunState{})).size());
 }
+
+TEST_CASE("FA-24: a merged run ends as its base run or over budget; both dispatches agree") {
+  auto b =
+      build_shape(with_header(kHarvestShape, ".import _PLgearDown\n.import do_start_interp\n"));
+  Interpreter interp(b.shape);
+  bool some_over_budget = false;
+  for (uint64_t limit : {5u, 12u, 16u, 20u, 24u, 30u, 1000u}) {
+    for (bool run_x86 : {true, false}) {
+      INFO("limit " << limit << " x86 " << run_x86);
+      RunState state;
+      state.merged = true;
+      state.run_x86 = run_x86;
+      state.step_limit = limit;
+      RecordingSink threaded;
+      RecordingSink switched;
+      const RunResult t = interp.run(state, threaded, Dispatch::kThreaded);
+      const RunResult s = interp.run(state, switched, Dispatch::kSwitch);
+      CHECK(threaded.log == switched.log);
+      CHECK(threaded.diagnostics == switched.diagnostics);
+      CHECK(threaded.op_events.size() == switched.op_events.size());
+      CHECK(t.reason == s.reason);
+      CHECK(t.stop == s.stop);
+      CHECK(t.ops == s.ops);
+      CHECK(t.end_offset == s.end_offset);
+      if (t.stop == StopReason::kStepBudget) {
+        some_over_budget = true;
+        CHECK_FALSE(t.clean);
+        CHECK(t.reason == "budget: steps");
+      } else {
+        CHECK(t.clean);
+        CHECK(t.stop == StopReason::kTopLevelShortEof);  // the base run's end
+        CHECK(t.reason == "ShortEOF at top level");
+      }
+    }
+  }
+  CHECK(some_over_budget);
+}

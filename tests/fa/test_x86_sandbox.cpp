@@ -145,6 +145,7 @@ TEST_CASE("sandbox: hostile blocks stop cleanly with the right diagnostic") {
     auto r = run_text(shape_with_block(std::string("    ") + h.x86 +
                                        "\n    x86 68 {after} 68 {do_start_interp} c3"));
     CHECK_FALSE(r.result.clean);
+    CHECK(r.result.stop == StopReason::kX86Stopped);
     REQUIRE(!r.sink.diagnostics.empty());
     CHECK(r.sink.diagnostics.back().find(h.expected) != std::string::npos);
     CHECK(r.sink.face_colors.empty());

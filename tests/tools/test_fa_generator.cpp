@@ -302,7 +302,7 @@ TEST_CASE("fa generator: generated shapes run to a clean end in the interpreter"
                         << detail);
             INFO(r.reason);
             CHECK(r.clean);
-            CHECK(r.reason == "ShortEOF at top level");
+            CHECK(r.stop == fa::StopReason::kTopLevelShortEof);
             // The coarsest level may be below the last block's cut-off and draw nothing.
             if (lod == 0) CHECK(r.faces > 0);
           }
