@@ -102,26 +102,6 @@ bool looks_like_apache_text(std::string_view text) {
   return false;
 }
 
-Knob option_knob(std::string name, KnobType type, int64_t min, int64_t max, int64_t value,
-                 std::string help) {
-  Knob k;
-  k.name = std::move(name);
-  k.option = true;
-  k.type = type;
-  k.min = min;
-  k.max = max;
-  k.default_value = value;
-  k.help = std::move(help);
-  return k;
-}
-
-Knob set_knob(std::string name, KnobType type, int64_t min, int64_t max, int64_t value,
-              std::string help) {
-  Knob k = option_knob(std::move(name), type, min, max, value, std::move(help));
-  k.option = false;
-  return k;
-}
-
 std::vector<Knob> engine_knobs() {
   const int kHeading = assumed::kDefaultCameraHeading, kPitch = assumed::kDefaultCameraPitch;
   std::vector<Knob> out = {

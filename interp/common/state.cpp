@@ -27,6 +27,26 @@ void StateRequest::set_option(std::string name, std::string value) {
   options.push_back({std::move(name), std::move(value)});
 }
 
+Knob option_knob(std::string name, KnobType type, int64_t min, int64_t max, int64_t default_value,
+                 std::string help) {
+  Knob k;
+  k.name = std::move(name);
+  k.option = true;
+  k.type = type;
+  k.min = min;
+  k.max = max;
+  k.default_value = default_value;
+  k.help = std::move(help);
+  return k;
+}
+
+Knob set_knob(std::string name, KnobType type, int64_t min, int64_t max, int64_t default_value,
+              std::string help) {
+  Knob k = option_knob(std::move(name), type, min, max, default_value, std::move(help));
+  k.option = false;
+  return k;
+}
+
 Setting split_assignment(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)

@@ -29,6 +29,12 @@ struct Knob {
   std::vector<int64_t> values;  // values the program compares it against, ascending (may be empty)
 };
 
+// A shared state option the engine takes (Knob::option) and a --set name it knows.
+Knob option_knob(std::string name, KnobType type, int64_t min, int64_t max, int64_t default_value,
+                 std::string help);
+Knob set_knob(std::string name, KnobType type, int64_t min, int64_t max, int64_t default_value,
+              std::string help);
+
 // One given value: an option's text ("3" for --frame 3, "1" for a flag) or a --set's.
 struct Setting {
   std::string name;

@@ -11,25 +11,12 @@ namespace {
 
 Knob option(std::string name, KnobType type, int64_t min, int64_t max, int64_t def,
             std::string help) {
-  Knob k;
-  k.name = std::move(name);
-  k.option = true;
-  k.type = type;
-  k.min = min;
-  k.max = max;
-  k.default_value = def;
-  k.help = std::move(help);
-  return k;
+  return option_knob(std::move(name), type, min, max, def, std::move(help));
 }
 
 Knob global(std::string name, int64_t min, int64_t max, int64_t def, std::string help,
             bool prefix = false) {
-  Knob k;
-  k.name = std::move(name);
-  k.min = min;
-  k.max = max;
-  k.default_value = def;
-  k.help = std::move(help);
+  Knob k = set_knob(std::move(name), KnobType::kInteger, min, max, def, std::move(help));
   k.prefix = prefix;
   return k;
 }

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,11 @@ class FakeProgram : public Program {
   std::string_view engine() const override { return "fake"; }
   std::string source() const override { return source_; }
   std::string summary() const override { return fmt::format("{}: {} triangles", source_, triangles()); }
-  std::string info_text() const override { return fmt::format("fake program, {} triangles\n", triangles()); }
+  std::string info_text() const override {
+    // A planted bug: a first triangle of colour 255 makes `info` fail the way a bug would.
+    if (triangles() > 0 && bytes_[8] == 255) throw std::logic_error("fake engine bug");
+    return fmt::format("fake program, {} triangles\n", triangles());
+  }
   nlohmann::json info_json() const override { return {{"triangles", triangles()}}; }
   std::string listing_text() const override {
     std::string out;

@@ -144,6 +144,23 @@ TEST_CASE("engine interface: a fake engine registered at run time runs through e
   CHECK(run_here({"regress", manifest}).exit_code == 1);
 }
 
+TEST_CASE("engine interface: a bug is an internal error (exit 3), not bad input (exit 2)") {
+  register_engine(std::make_unique<testing::FakeEngine>());
+  ScratchDir dir;
+  const std::string file = (dir / "buggy.fake").string();
+  write_file_atomic(file, testing::fake_file({{255, 0, 0, 1, 0, 0, 1}}));
+  const CliResult r = run_here({"info", file});
+  CHECK(r.exit_code == 3);
+  CHECK(has(r.err, "internal error"));
+  CHECK(has(r.err, "fake engine bug"));
+  // A malformed file of the same engine stays bad input.
+  write_file_atomic(file, testing::fake_file({}));
+  std::vector<uint8_t> cut = testing::fake_file({{1, 0, 0, 1, 0, 0, 1}});
+  cut.pop_back();
+  write_file_atomic(file, cut);
+  CHECK(run_here({"info", file}).exit_code == 2);
+}
+
 TEST_CASE("engine interface: files no engine claims, and --engine forcing one") {
   ScratchDir dir;
   const std::string junk = (dir / "junk.bin").string();
