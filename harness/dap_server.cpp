@@ -4,9 +4,9 @@
 
 #include <sstream>
 
-#include "harness/debug_repl.h"
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "harness/debug_repl.h"
 
 namespace shapevm::harness {
 
@@ -16,11 +16,11 @@ namespace {
 
 constexpr int kThreadId = 1;
 constexpr int kSourceReference = 1;
-// variablesReference values of the scopes.
+// variablesReference values of the scopes: registers, globals, then one per memory view the engine
+// declares (kFirstMemoryScope + its index), then the native registers.
 constexpr int kRegistersScope = 1;
 constexpr int kGlobalsScope = 2;
-constexpr int kPoolScope = 3;
-constexpr int kNativeScope = 4;
+constexpr int kFirstMemoryScope = 3;
 constexpr size_t kMaxHeaderLine = 1024;
 constexpr size_t kMaxMessage = 64 << 20;
 
@@ -160,7 +160,10 @@ void DapServer::stopped(const MoveResult& r, const std::string& default_reason) 
 }
 
 json DapServer::variables(int reference) const {
-  const Snapshot& s = session_->debugger->current();
+  Debugger& d = *session_->debugger;
+  const Snapshot& s = d.current();
+  const auto& views = d.vocabulary().memory;
+  const int native_scope = kFirstMemoryScope + static_cast<int>(views.size());
   json out = json::array();
   auto add = [&](const std::string& name, const std::string& value) {
     out.push_back({{"name", name}, {"value", value}, {"variablesReference", 0}});
@@ -168,32 +171,24 @@ json DapServer::variables(int reference) const {
   auto add_values = [&](const std::vector<DebugValue>& values) {
     for (const auto& v : values) add(v.name, v.text.empty() ? fmt::format("{}", v.value) : v.text);
   };
-  switch (reference) {
-    case kRegistersScope:
-      add_values(s.registers);
-      add("depth", fmt::format("{}", s.depth));
-      add("steps", fmt::format("{}", s.steps));
-      add("faces", fmt::format("{}", s.faces));
-      add("offset", hex_offset(s.offset));
-      break;
-    case kGlobalsScope:
-      add_values(s.globals);
-      break;
-    case kPoolScope:
-      for (const auto& e : s.pool)
-        add(fmt::format("pool[{}]", e.index),
-            fmt::format("source ({}, {}, {}) view ({}, {}, {})", e.source[0], e.source[1],
-                        e.source[2], e.transformed[0], e.transformed[1], e.transformed[2]));
-      break;
-    case kNativeScope:
-      if (s.native) {
-        add("instruction", s.native->text);
-        for (const auto& r : s.native->registers)
-          add(r.name, fmt::format("0x{:08x}", static_cast<uint32_t>(r.value)));
-      }
-      break;
-    default:
-      break;
+  if (reference == kRegistersScope) {
+    add_values(s.registers);
+    add("depth", fmt::format("{}", s.depth));
+    add("steps", fmt::format("{}", s.steps));
+    add("faces", fmt::format("{}", s.faces));
+    add("offset", hex_offset(s.offset));
+  } else if (reference == kGlobalsScope) {
+    add_values(s.globals);
+  } else if (reference >= kFirstMemoryScope && reference < native_scope) {
+    const std::string& name = views[static_cast<size_t>(reference - kFirstMemoryScope)].name;
+    for (const auto& m : s.memory)
+      if (m.name == name)
+        for (const auto& row : m.rows)
+          add(fmt::format("{}[{}]", m.name, row.index), memory_row_text(m, row, false));
+  } else if (reference == native_scope && s.native) {
+    add("instruction", s.native->text);
+    for (const auto& r : s.native->registers)
+      add(r.name, fmt::format("0x{:08x}", static_cast<uint32_t>(r.value)));
   }
   return out;
 }
@@ -277,14 +272,20 @@ void DapServer::handle(const json& request) {
       return;
     }
     if (command == "setFunctionBreakpoints") {
-      // A "function" is a mnemonic (Face), `face N` or `x86`, as the REPL's break takes them.
+      // A "function" is a mnemonic, `face N`, or the native architecture's name (or `native`) for
+      // entering native code, as the REPL's break takes them.
       for (int id : session_->function_breakpoints) d.remove(id);
       session_->function_breakpoints.clear();
       json result = json::array();
+      const std::string& native = d.vocabulary().native;
       for (const auto& b : args.value("breakpoints", json::array())) {
         const std::string name = b.value("name", "");
         Breakpoint bp;
-        if (name == "x86") {
+        if (name == "native" || (!native.empty() && name == native)) {
+          if (native.empty()) {
+            result.push_back({{"verified", false}, {"message", kNoNativeCode}});
+            continue;
+          }
           bp.kind = BreakKind::kNativeEntry;
         } else if (name.rfind("face ", 0) == 0) {
           auto n = parse_integer(name.substr(5));
@@ -388,7 +389,7 @@ void DapServer::handle(const json& request) {
         std::string name =
             k < depth ? fmt::format("fragment {}", hex_offset(s.frames[depth - 1 - k].entry))
                       : std::string("top level");
-        if (native) name = "x86: " + s.native->text;
+        if (native) name = s.native->arch + ": " + s.native->text;
         if (k == 0 && s.ended) name = "end: " + s.end_reason;
         frames.push_back({{"id", k},
                           {"name", name},
@@ -403,10 +404,13 @@ void DapServer::handle(const json& request) {
     }
     if (command == "scopes") {
       json scopes = json::array({{{"name", "Registers"}, {"variablesReference", kRegistersScope}},
-                                 {{"name", "Globals"}, {"variablesReference", kGlobalsScope}},
-                                 {{"name", "Vertex pool"}, {"variablesReference", kPoolScope}}});
+                                 {{"name", "Globals"}, {"variablesReference", kGlobalsScope}}});
+      const DebugVocabulary& vocabulary = d.vocabulary();
+      int reference = kFirstMemoryScope;
+      for (const auto& view : vocabulary.memory)
+        scopes.push_back({{"name", view.name}, {"variablesReference", reference++}});
       if (d.current().native)
-        scopes.push_back({{"name", "x86"}, {"variablesReference", kNativeScope}});
+        scopes.push_back({{"name", d.current().native->arch}, {"variablesReference", reference}});
       respond(request, true, {{"scopes", scopes}});
       return;
     }

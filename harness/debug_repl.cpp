@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -14,50 +15,85 @@ namespace shapevm::harness {
 
 namespace {
 
-struct CommandHelp {
-  const char* names;  // the command and its aliases
-  const char* usage;
-  const char* text;
+struct HelpEntry {
+  std::string names;  // the command and its aliases
+  std::string usage;
+  std::string text;
 };
 
-// The command table `help` prints; dispatch() below accepts exactly these names.
-const CommandHelp kCommands[] = {
-    {"run, restart, r", "run", "Go back to the start of the run (breakpoints stay)."},
-    {"step, s", "step [N]", "Execute N bytecode instructions (default 1); x86 blocks run whole."},
-    {"stepi, si", "stepi [N]",
-     "Execute N pause points: inside an x86 block, one x86 instruction each."},
-    {"next, n", "next [N]", "Like step, but a call (Unmask, selector, ...) runs to its return."},
-    {"finish, fin", "finish", "Run until the current fragment returns to its caller."},
-    {"continue, c", "continue", "Run to the next breakpoint, watchpoint or the end."},
-    {"x86 finish", "x86 finish", "Run until the current x86 block re-enters the bytecode."},
-    {"back, reverse-step, rs", "back [N]", "Go back N bytecode instructions (exact)."},
-    {"reverse-next, rn", "reverse-next", "Go back one instruction, over calls."},
-    {"reverse-stepi, rsi", "reverse-stepi [N]", "Go back N pause points."},
-    {"reverse-continue, rc", "reverse-continue",
-     "Go back to the latest earlier breakpoint or watchpoint stop (or the start)."},
-    {"reverse-finish", "reverse-finish", "Go back to the call that entered this fragment."},
-    {"goto", "goto TICK", "Go to pause point TICK of the run."},
-    {"break, b", "break LOCATION [if NAME OP VALUE]",
-     "LOCATION: OFFSET (0x42 or *0x42), MNEMONIC (Face), op OPCODE, face N (after the face "
-     "with draw-order number N), x86 (entering an x86 block), diagnostic [warning|error]."},
-    {"watch", "watch NAME|pool[N]",
-     "Stop after an instruction changes a value (a register, global or a pool slot)."},
-    {"condition", "condition ID [NAME OP VALUE]", "Set or clear a breakpoint's condition."},
-    {"delete, d", "delete [ID...]", "Delete breakpoints/watchpoints (all without IDs)."},
-    {"disable, enable", "disable ID / enable ID", "Switch a breakpoint or watchpoint off/on."},
-    {"info", "info breakpoints|registers|globals|x86|state|frame",
-     "Show breakpoints, registers, globals, the x86 state, the run state or the location."},
-    {"backtrace, bt, where", "backtrace", "The call stack: fragments and their entry offsets."},
-    {"registers, regs", "regs", "Registers (and x86 registers inside a block)."},
-    {"globals", "globals", "Engine globals and inputs."},
-    {"pool", "pool [N|N-M]", "Written vertex pool slots: source and transformed."},
-    {"print, p", "print NAME", "One value: a register, global, pool[N].x|y|z|vx|vy|vz, eax, ..."},
-    {"list, l", "list [OFFSET]", "The listing around the current (or given) offset."},
-    {"png", "png [-f] FILE", "Write the frame drawn so far (painter's order) as a PNG."},
-    {"set", "set NAME=VALUE", "Change a global or input and restart (breakpoints stay)."},
-    {"help, h", "help [COMMAND]", "This text."},
-    {"quit, q", "quit", "End the session."},
-};
+// The commands `help` lists for an engine's vocabulary; dispatch() below accepts exactly these
+// names. `native` is the native architecture's name, "" without native code.
+std::vector<HelpEntry> help_entries(const DebugVocabulary& v) {
+  const std::string& n = v.native;
+  const bool native = !n.empty();
+  std::vector<HelpEntry> out = {
+      {"run, restart, r", "run", "Go back to the start of the run (breakpoints stay)."},
+      {"step, s", "step [N]",
+       native ? fmt::format("Execute N bytecode instructions (default 1); {} blocks run whole.", n)
+              : "Execute N bytecode instructions (default 1)."},
+      {"stepi, si", "stepi [N]",
+       native ? fmt::format(
+                    "Execute N pause points: inside an {0} block, one {0} instruction each.", n)
+              : "Execute N pause points (the same as step: this engine has no native code)."},
+      {"next, n", "next [N]", "Like step, but a call runs to its return."},
+      {"finish, fin", "finish", "Run until the current fragment returns to its caller."},
+      {"continue, c", "continue", "Run to the next breakpoint, watchpoint or the end."},
+  };
+  if (native)
+    out.push_back({fmt::format("{0} finish, native finish", n), fmt::format("{} finish", n),
+                   fmt::format("Run until the current {} block re-enters the bytecode.", n)});
+  std::string rows = "NAME";
+  for (const auto& m : v.memory) rows += fmt::format("|{}[N]", m.name);
+  std::string values = "One value: a register, global";
+  for (const auto& m : v.memory) {
+    std::string columns;
+    for (const auto& c : m.columns) columns += (columns.empty() ? "" : "|") + c;
+    values += fmt::format(", {}[N].{}", m.name, columns);
+  }
+  if (!v.native_register_names.empty())
+    values += fmt::format(", {} (inside {} code)", v.native_register_names.front(), n);
+  values += ", ...";
+  const std::vector<HelpEntry> rest = {
+      {"back, reverse-step, rs", "back [N]", "Go back N bytecode instructions (exact)."},
+      {"reverse-next, rn", "reverse-next", "Go back one instruction, over calls."},
+      {"reverse-stepi, rsi", "reverse-stepi [N]", "Go back N pause points."},
+      {"reverse-continue, rc", "reverse-continue",
+       "Go back to the latest earlier breakpoint or watchpoint stop (or the start)."},
+      {"reverse-finish", "reverse-finish", "Go back to the call that entered this fragment."},
+      {"goto", "goto TICK", "Go to pause point TICK of the run."},
+      {"break, b", "break LOCATION [if NAME OP VALUE]",
+       fmt::format("LOCATION: OFFSET (0x42 or *0x42), MNEMONIC, op OPCODE, face N (after the face "
+                   "with draw-order number N), {}diagnostic [warning|error].",
+                   native ? fmt::format("{0} (entering an {0} block), ", n) : "")},
+      {"watch", fmt::format("watch {}", rows),
+       v.memory.empty() ? "Stop after an instruction changes a value (a register or global)."
+                        : "Stop after an instruction changes a value (a register, global or a "
+                          "row of a memory view: all its columns)."},
+      {"condition", "condition ID [NAME OP VALUE]", "Set or clear a breakpoint's condition."},
+      {"delete, d", "delete [ID...]", "Delete breakpoints/watchpoints (all without IDs)."},
+      {"disable, enable", "disable ID / enable ID", "Switch a breakpoint or watchpoint off/on."},
+      {"info",
+       fmt::format("info breakpoints|registers|globals|{}state|frame", native ? n + "|" : ""),
+       fmt::format("Show breakpoints, registers, globals, {}the run state or the location.",
+                   native ? fmt::format("the {} state, ", n) : "")},
+      {"backtrace, bt, where", "backtrace", "The call stack: fragments and their entry offsets."},
+      {"registers, regs", "regs",
+       native ? fmt::format("Registers (and {} registers inside a block).", n) : "Registers."},
+      {"globals", "globals", "Engine globals and inputs."},
+  };
+  out.insert(out.end(), rest.begin(), rest.end());
+  for (const auto& m : v.memory) out.push_back({m.name, m.name + " [N|N-M]", m.help});
+  const std::vector<HelpEntry> last = {
+      {"print, p", "print NAME", values},
+      {"list, l", "list [OFFSET]", "The listing around the current (or given) offset."},
+      {"png", "png [-f] FILE", "Write the frame drawn so far (painter's order) as a PNG."},
+      {"set", "set NAME=VALUE", "Change a global or input and restart (breakpoints stay)."},
+      {"help, h", "help [COMMAND]", "This text."},
+      {"quit, q", "quit", "End the session."},
+  };
+  out.insert(out.end(), last.begin(), last.end());
+  return out;
+}
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
@@ -77,6 +113,35 @@ std::string value_text(const DebugValue& v) {
   return v.text.empty() ? fmt::format("{}", v.value) : v.text;
 }
 
+// Whether an instruction line of the listing starts with `mnemonic` (any case).
+bool listed_mnemonic(const std::vector<ListingLine>& lines, const std::string& mnemonic) {
+  for (const auto& line : lines) {
+    if (!line.offset || line.native) continue;
+    const auto start = line.text.find_first_not_of(" \t");
+    if (start == std::string::npos) continue;
+    const auto end = line.text.find_first_of(" \t", start);
+    const std::string_view word =
+        std::string_view(line.text).substr(start, end == std::string::npos ? end : end - start);
+    if (word.size() == mnemonic.size() &&
+        std::equal(word.begin(), word.end(), mnemonic.begin(), [](char x, char y) {
+          return std::tolower(static_cast<unsigned char>(x)) ==
+                 std::tolower(static_cast<unsigned char>(y));
+        }))
+      return true;
+  }
+  return false;
+}
+
+bool is_native_word(const DebugVocabulary& v, const std::string& word) {
+  return word == "native" || (!v.native.empty() && word == v.native);
+}
+
+const MemoryViewInfo* find_view(const DebugVocabulary& v, const std::string& name) {
+  for (const auto& m : v.memory)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
 uint32_t offset_arg(const std::string& text) {
   std::string t = text;
   if (!t.empty() && t[0] == '*') t.erase(0, 1);
@@ -87,6 +152,22 @@ uint32_t offset_arg(const std::string& text) {
 }
 
 }  // namespace
+
+std::string memory_row_text(const MemoryViewInfo& view, const MemoryRow& row, bool aligned) {
+  std::string out;
+  size_t column = 0;
+  auto value = [&](size_t c) { return c < row.values.size() ? row.values[c] : 0; };
+  for (const auto& group : view.layout) {
+    std::string numbers;
+    for (size_t k = 0; k < group.count && column < view.columns.size(); ++k, ++column)
+      numbers +=
+          fmt::format("{}{:>{}}", k == 0 ? "" : ", ", value(column), aligned ? group.width : 0);
+    out += fmt::format("{}{} ({})", out.empty() ? "" : aligned ? "  " : " ", group.label, numbers);
+  }
+  for (; column < view.columns.size(); ++column)
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", view.columns[column], value(column));
+  return out;
+}
 
 DebugRepl::DebugRepl(Debugger& debugger, std::ostream& out) : d_(debugger), out_(out) {}
 
@@ -145,6 +226,7 @@ int DebugRepl::id_arg(const std::string& args) {
 }
 
 void DebugRepl::dispatch(const std::string& c, const std::string& args) {
+  const DebugVocabulary& vocabulary = d_.vocabulary();
   if (c == "run" || c == "restart" || c == "r") return report(d_.restart());
   if (c == "step" || c == "s") return report(d_.step(count_arg(args)));
   if (c == "stepi" || c == "si") return report(d_.stepi(count_arg(args)));
@@ -161,12 +243,13 @@ void DebugRepl::dispatch(const std::string& c, const std::string& args) {
     if (!v || *v < 0) throw std::invalid_argument("goto needs a tick number");
     return report(d_.goto_tick(static_cast<uint64_t>(*v)));
   }
-  if (c == "x86") {
+  if (is_native_word(vocabulary, c)) {
+    if (vocabulary.native.empty()) throw DebugError(kNoNativeCode);
     auto [sub, rest] = split_word(args);
     if (sub == "finish") return report(d_.native_finish());
     if (sub == "step" || sub == "si") return report(d_.stepi(count_arg(rest)));
     if (sub.empty() || sub == "info") return print_native();
-    throw std::invalid_argument("x86 takes finish, step [N] or nothing");
+    throw std::invalid_argument(fmt::format("{} takes finish, step [N] or nothing", c));
   }
   if (c == "break" || c == "b") return add_break(args);
   if (c == "watch") {
@@ -207,7 +290,7 @@ void DebugRepl::dispatch(const std::string& c, const std::string& args) {
       return print_breakpoints();
     if (sub == "registers" || sub == "reg" || sub == "r") return print_registers();
     if (sub == "globals") return print_globals();
-    if (sub == "x86") return print_native();
+    if (is_native_word(vocabulary, sub)) return print_native();
     if (sub == "state") {
       out_ << d_.engine().describe_state() << "\n";
       return;
@@ -219,7 +302,7 @@ void DebugRepl::dispatch(const std::string& c, const std::string& args) {
   if (c == "backtrace" || c == "bt" || c == "where") return print_backtrace();
   if (c == "registers" || c == "regs") return print_registers();
   if (c == "globals") return print_globals();
-  if (c == "pool") return print_pool(args);
+  if (const MemoryViewInfo* view = find_view(vocabulary, c)) return print_memory(*view, args);
   if (c == "print" || c == "p") {
     if (args.empty()) throw std::invalid_argument("print needs a name");
     auto v = snapshot_value(d_.current(), args);
@@ -243,7 +326,12 @@ void DebugRepl::dispatch(const std::string& c, const std::string& args) {
     return report(d_.set(a));
   }
   if (c == "help" || c == "h") return print_help(args);
-  throw std::invalid_argument(fmt::format("unknown command \"{}\" (try help)", c));
+  std::string views;
+  for (const auto& m : vocabulary.memory) views += (views.empty() ? "" : ", ") + m.name;
+  if (views.empty())
+    throw std::invalid_argument(fmt::format("unknown command \"{}\" (try help)", c));
+  throw std::invalid_argument(
+      fmt::format("unknown command \"{}\" (this engine's memory views: {}; try help)", c, views));
 }
 
 void DebugRepl::add_break(const std::string& args) {
@@ -261,7 +349,7 @@ void DebugRepl::add_break(const std::string& args) {
     if (!n || *n < 0) throw std::invalid_argument("break face N: N is a draw-order number");
     b.kind = BreakKind::kFace;
     b.number = static_cast<uint32_t>(*n);
-  } else if (kind == "x86") {
+  } else if (is_native_word(d_.vocabulary(), kind)) {
     b.kind = BreakKind::kNativeEntry;
   } else if (kind == "diagnostic") {
     b.kind = BreakKind::kDiagnostic;
@@ -287,6 +375,9 @@ void DebugRepl::add_break(const std::string& args) {
   b.condition = condition;
   const int id = d_.add_breakpoint(b);
   out_ << fmt::format("Breakpoint {} {}\n", id, d_.breakpoints().back().describe());
+  if (b.kind == BreakKind::kMnemonic && !listed_mnemonic(d_.engine().listing(), b.mnemonic))
+    out_ << fmt::format(
+        "note: no instruction in the listing is {}; the breakpoint may never stop\n", b.mnemonic);
 }
 
 void DebugRepl::report(const MoveResult& r) {
@@ -313,10 +404,12 @@ void DebugRepl::print_location() {
     return;
   }
   if (s.native) {
-    out_ << fmt::format("=> x86 0x{:08x}", s.native->address);
-    if (s.native->offset) out_ << fmt::format(" (CODE 0x{:04x})", *s.native->offset);
-    out_ << fmt::format(": {}  [in the x86 block of 0x{:04x}, tick {}]\n", s.native->text, s.offset,
-                        s.tick);
+    const std::string& space = d_.vocabulary().native_space;
+    out_ << fmt::format("=> {} 0x{:08x}", s.native->arch, s.native->address);
+    if (s.native->offset)
+      out_ << fmt::format(" ({}0x{:04x})", space.empty() ? "" : space + " ", *s.native->offset);
+    out_ << fmt::format(": {}  [in the {} block of 0x{:04x}, tick {}]\n", s.native->text,
+                        s.native->arch, s.offset, s.tick);
     std::string regs;
     for (const auto& r : s.native->registers)
       regs += fmt::format("{}{}=0x{:08x}", regs.empty() ? "   " : " ", r.name,
@@ -334,8 +427,10 @@ void DebugRepl::print_location() {
 }
 
 void DebugRepl::print_help(const std::string& topic) {
+  const DebugVocabulary& v = d_.vocabulary();
+  const std::vector<HelpEntry> entries = help_entries(v);
   if (!topic.empty()) {
-    for (const auto& c : kCommands) {
+    for (const auto& c : entries) {
       std::istringstream names(c.names);
       std::string name;
       while (std::getline(names, name, ',')) {
@@ -345,12 +440,35 @@ void DebugRepl::print_help(const std::string& topic) {
         }
       }
     }
+    if (is_native_word(v, topic) && v.native.empty()) throw DebugError(kNoNativeCode);
     throw std::invalid_argument(fmt::format("no command \"{}\"", topic));
   }
-  out_ << "Commands (a position is a pause point: before a bytecode instruction, before an x86\n"
-          "instruction inside a block, or the end; every move re-runs the program, so going\n"
-          "back is exact):\n";
-  for (const auto& c : kCommands) out_ << fmt::format("  {:<36} {}\n", c.usage, c.text);
+  if (v.native.empty()) {
+    out_ << "Commands (a position is a pause point: before a bytecode instruction or the end;\n"
+            "every move re-runs the program, so going back is exact):\n";
+  } else {
+    out_ << fmt::format(
+        "Commands (a position is a pause point: before a bytecode instruction, before an {}\n"
+        "instruction inside a block, or the end; every move re-runs the program, so going\n"
+        "back is exact):\n",
+        v.native);
+  }
+  for (const auto& c : entries) out_ << fmt::format("  {:<36} {}\n", c.usage, c.text);
+  out_ << fmt::format("This engine ({}): ", d_.engine().engine());
+  if (v.memory.empty()) {
+    out_ << "no memory views";
+  } else {
+    out_ << "memory views";
+    for (size_t i = 0; i < v.memory.size(); ++i) {
+      std::string columns;
+      for (const auto& c : v.memory[i].columns) columns += (columns.empty() ? "" : ", ") + c;
+      out_ << fmt::format("{} {} ({})", i == 0 ? "" : ",", v.memory[i].name, columns);
+    }
+  }
+  out_ << "; "
+       << (v.native.empty() ? std::string("no native code")
+                            : fmt::format("native code: {}", v.native))
+       << ".\n";
 }
 
 void DebugRepl::print_backtrace() {
@@ -387,31 +505,37 @@ void DebugRepl::print_globals() {
 
 void DebugRepl::print_native() {
   const Snapshot& s = d_.current();
-  if (!s.native) throw DebugError("not inside an x86 block");
-  out_ << fmt::format("x86 0x{:08x}: {}\n", s.native->address, s.native->text);
+  const std::string& native = d_.vocabulary().native;
+  if (native.empty()) throw DebugError(kNoNativeCode);
+  if (!s.native) throw DebugError(fmt::format("not inside an {} block", native));
+  out_ << fmt::format("{} 0x{:08x}: {}\n", s.native->arch, s.native->address, s.native->text);
   for (const auto& r : s.native->registers)
     out_ << fmt::format("{:<4} 0x{:08x} {}\n", r.name, static_cast<uint32_t>(r.value), r.value);
 }
 
-void DebugRepl::print_pool(const std::string& args) {
+void DebugRepl::print_memory(const MemoryViewInfo& view, const std::string& args) {
   uint32_t lo = 0, hi = UINT32_MAX;
   if (!args.empty()) {
     const auto dash = args.find('-', 1);
     auto a = parse_integer(args.substr(0, dash));
     auto b = dash == std::string::npos ? a : parse_integer(args.substr(dash + 1));
-    if (!a || !b || *a < 0 || *b < *a) throw std::invalid_argument("pool [N|N-M]");
+    if (!a || !b || *a < 0 || *b < *a || *b > UINT32_MAX)
+      throw std::invalid_argument(fmt::format("{} [N|N-M]", view.name));
     lo = static_cast<uint32_t>(*a);
     hi = static_cast<uint32_t>(*b);
   }
   size_t shown = 0;
-  for (const auto& e : d_.current().pool) {
-    if (e.index < lo || e.index > hi) continue;
-    out_ << fmt::format("[{:>4}] source ({:>6}, {:>6}, {:>6})  view ({:>9}, {:>9}, {:>9})\n",
-                        e.index, e.source[0], e.source[1], e.source[2], e.transformed[0],
-                        e.transformed[1], e.transformed[2]);
-    ++shown;
+  for (const auto& m : d_.current().memory) {
+    if (m.name != view.name) continue;
+    for (const auto& row : m.rows) {
+      if (row.index < lo || row.index > hi) continue;
+      out_ << fmt::format("[{:>4}] {}\n", row.index, memory_row_text(m, row, true));
+      ++shown;
+    }
   }
-  if (shown == 0) out_ << "no written pool slots in that range\n";
+  if (shown == 0)
+    out_ << fmt::format("no {} in that range\n",
+                        view.noun.empty() ? view.name + " rows" : view.noun);
 }
 
 void DebugRepl::print_list(const std::string& args) {

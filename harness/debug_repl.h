@@ -1,5 +1,7 @@
 // The debugger's command line: gdb-like command names over the debugger core (debugger.h), one
-// command per line, from a terminal or a script (`shapevm debug --batch FILE`). Engine neutral.
+// command per line, from a terminal or a script (`shapevm debug --batch FILE`). Engine neutral:
+// the commands for memory and native code are the ones the engine declares (DebugVocabulary) — a
+// command per memory view, named after it, and the native commands under the architecture's name.
 #pragma once
 
 #include <istream>
@@ -9,6 +11,11 @@
 #include "harness/debugger.h"
 
 namespace shapevm::harness {
+
+// One row of a memory view as text: its layout's groups ("source (1, 2, 3)  view (4, 5, 6)";
+// `aligned` pads each number to its group's width and puts two spaces between groups), then
+// COLUMN=VALUE for any column no group covers.
+std::string memory_row_text(const MemoryViewInfo& view, const MemoryRow& row, bool aligned);
 
 class DebugRepl {
  public:
@@ -32,7 +39,7 @@ class DebugRepl {
   void print_backtrace();
   void print_registers();
   void print_globals();
-  void print_pool(const std::string& args);
+  void print_memory(const MemoryViewInfo& view, const std::string& args);
   void print_list(const std::string& args);
   void print_breakpoints();
   void print_native();

@@ -89,7 +89,7 @@ std::string Breakpoint::describe() const {
       what = fmt::format("after face #{}", number);
       break;
     case BreakKind::kNativeEntry:
-      what = "on entering x86";
+      what = "on entering " + (native.empty() ? std::string("native code") : native);
       break;
     case BreakKind::kDiagnostic:
       what = level == DiagnosticLevel::kError ? "on an error" : "on a diagnostic";
@@ -113,12 +113,23 @@ std::optional<int64_t> snapshot_value(const Snapshot& s, std::string_view name) 
   if (name == "depth") return s.depth;
   if (name == "faces") return static_cast<int64_t>(s.faces);
   if (name == "steps") return static_cast<int64_t>(s.steps);
-  if (auto pool = parse_pool_name(name)) {
-    for (const auto& e : s.pool)
-      if (e.index == pool->index)
-        return pool->component < 3 ? e.source[pool->component] : e.transformed[pool->component - 3];
-  }
-  return std::nullopt;
+  return memory_value(s.memory, name);
+}
+
+DebugVocabulary DebugEngine::vocabulary() {
+  // Runs to the first pause point (every run has one: the end, at least) and asks it.
+  struct First : PauseHandler {
+    std::optional<DebugVocabulary> vocabulary;
+    bool pause(const PausePoint& p) override {
+      if (!vocabulary) vocabulary = p.vocabulary();
+      return true;
+    }
+  } first;
+  EventSink none;
+  run(none, first);
+  if (!first.vocabulary)
+    throw DebugError("the engine's run ended without reporting its end to the debugger");
+  return std::move(*first.vocabulary);
 }
 
 // One run of the program: counts pause points, remembers the history, collects the events
@@ -215,6 +226,11 @@ class Debugger::Execution : public PauseHandler, public EventSink {
 };
 
 Debugger::Debugger(DebugEngine& engine) : engine_(engine) {}
+
+const DebugVocabulary& Debugger::vocabulary() {
+  if (!vocabulary_) vocabulary_ = engine_.vocabulary();
+  return *vocabulary_;
+}
 
 std::optional<std::string> Debugger::check_stops(const PausePoint& p, uint64_t tick,
                                                  const Execution& ex,
@@ -366,12 +382,16 @@ MoveResult Debugger::finish() {
 
 MoveResult Debugger::native_finish() {
   require_running();
-  if (!current_.native) throw DebugError("x86 finish: not inside an x86 block");
+  const std::string native = vocabulary().native;
+  if (native.empty()) throw DebugError(kNoNativeCode);
+  if (!current_.native)
+    throw DebugError(fmt::format("{0} finish: not inside an {0} block", native));
   const uint64_t from = current_.tick;
+  const std::string reason = fmt::format("{} finish: back in the bytecode", native);
   return move(
       from,
       [&](const PausePoint& p, uint64_t tick) -> std::optional<std::string> {
-        if (tick > from && !p.native()) return std::string("x86 finish: back in the bytecode");
+        if (tick > from && !p.native()) return reason;
         return std::nullopt;
       },
       true);
@@ -456,25 +476,39 @@ MoveResult Debugger::set(const std::string& assignment) {
 }
 
 int Debugger::add_breakpoint(Breakpoint b) {
+  if (b.kind == BreakKind::kNativeEntry) {
+    if (vocabulary().native.empty()) throw DebugError(kNoNativeCode);
+    if (b.native.empty()) b.native = vocabulary().native;
+  }
   b.id = next_id_++;
   breakpoints_.push_back(std::move(b));
   return breakpoints_.back().id;
 }
 
 int Debugger::add_watchpoint(const std::string& expression) {
-  static const std::regex kSlot(R"(^pool\[(\d+)\]$)");
+  static const std::regex kRow(R"(^([A-Za-z_@$][A-Za-z0-9_@$.]*)\[(\d+)\]$)");
   static const std::regex kName(R"(^[A-Za-z_@$][A-Za-z0-9_@$.\[\]+]*$)");
+  const auto& views = vocabulary().memory;
   Watchpoint w;
   w.expression = expression;
   std::smatch m;
-  if (std::regex_match(expression, m, kSlot)) {
-    for (const char* c : {"x", "y", "z", "vx", "vy", "vz"})
-      w.names.push_back(fmt::format("pool[{}].{}", m[1].str(), c));
+  if (std::regex_match(expression, m, kRow)) {
+    const auto view = std::find_if(views.begin(), views.end(),
+                                   [&](const MemoryViewInfo& v) { return v.name == m[1].str(); });
+    if (view == views.end()) {
+      std::string names;
+      for (const auto& v : views) names += (names.empty() ? "" : ", ") + v.name;
+      throw std::invalid_argument(
+          fmt::format("watch \"{}\": this engine has no memory view \"{}\" ({})", expression,
+                      m[1].str(), names.empty() ? "it has none" : "its views: " + names));
+    }
+    for (const auto& c : view->columns)
+      w.names.push_back(fmt::format("{}[{}].{}", view->name, m[2].str(), c));
   } else if (std::regex_match(expression, kName)) {
     w.names.push_back(expression);
   } else {
-    throw std::invalid_argument(
-        fmt::format("watch \"{}\": expected a name or pool[N]", expression));
+    throw std::invalid_argument(fmt::format("watch \"{}\": expected a name or {}[N]", expression,
+                                            views.empty() ? "VIEW" : views.front().name));
   }
   w.id = next_id_++;
   watchpoints_.push_back(std::move(w));

@@ -43,13 +43,15 @@ struct Breakpoint {
   BreakKind kind = BreakKind::kOffset;
   uint32_t number = 0;  // offset, opcode or face sequence
   std::string mnemonic;
+  std::string native;  // kNativeEntry: the architecture's name (add_breakpoint fills it in)
   DiagnosticLevel level = DiagnosticLevel::kWarning;
   std::optional<Condition> condition;
   bool enabled = true;
   std::string describe() const;
 };
 
-// Stops after an instruction changed a value (a name, or `pool[N]` for all six of a slot).
+// Stops after an instruction changed a value (a name, or `VIEW[N]` for every column of a row of a
+// memory view the engine declares).
 struct Watchpoint {
   int id = 0;
   std::string expression;
@@ -81,6 +83,8 @@ class Debugger {
   explicit Debugger(DebugEngine& engine);
 
   DebugEngine& engine() { return engine_; }
+  // The engine's vocabulary (memory views, native code), asked once.
+  const DebugVocabulary& vocabulary();
   const Snapshot& current() const { return current_; }
   uint64_t runs() const { return runs_; }  // program runs so far (each move is one or two)
 
@@ -90,7 +94,7 @@ class Debugger {
   MoveResult stepi(uint64_t n = 1);  // n pause points: native instructions inside blocks
   MoveResult next(uint64_t n = 1);   // like step, but a call runs to its return
   MoveResult finish();               // to the instruction after the current fragment returns
-  MoveResult native_finish();        // out of the current native block
+  MoveResult native_finish();        // out of the current native block (DebugError without one)
   MoveResult cont();                 // to a breakpoint, a watchpoint or the end
   // Backward, exact.
   MoveResult back(uint64_t n = 1);  // n bytecode instructions back
@@ -103,8 +107,10 @@ class Debugger {
   // A global or input for the next runs, then a restart (breakpoints stay).
   MoveResult set(const std::string& assignment);
 
+  // DebugError for kNativeEntry when the engine has no native code.
   int add_breakpoint(Breakpoint b);
-  int add_watchpoint(const std::string& expression);  // std::invalid_argument when malformed
+  // A name or VIEW[N]; std::invalid_argument when malformed or VIEW is no declared view.
+  int add_watchpoint(const std::string& expression);
   bool remove(int id);
   bool enable(int id, bool on);
   bool set_condition(int id, std::optional<Condition> c);
@@ -131,6 +137,7 @@ class Debugger {
   void require_running() const;
 
   DebugEngine& engine_;
+  std::optional<DebugVocabulary> vocabulary_;
   Snapshot current_;
   std::vector<HistoryEntry> history_;  // ticks 0..current of the current run
   std::vector<Breakpoint> breakpoints_;
@@ -141,6 +148,9 @@ class Debugger {
 
 // "42", "-7", "0x2a": nullopt unless the whole text is one integer.
 std::optional<int64_t> parse_integer(std::string_view text);
+
+// The error for native-code commands on an engine that declares none.
+inline constexpr const char* kNoNativeCode = "this engine has no native code";
 
 // A value shown in a snapshot, by the names PausePoint::read takes.
 std::optional<int64_t> snapshot_value(const Snapshot& s, std::string_view name);

@@ -12,8 +12,37 @@ ProgramDebugEngine::ProgramDebugEngine(std::unique_ptr<Program> program, StateRe
   setup_ = program_->render_setup(state_.width, state_.height);
 }
 
+namespace {
+
+// Passes every pause on, and keeps the vocabulary the first one declares.
+class VocabularyTap : public PauseHandler {
+ public:
+  VocabularyTap(PauseHandler& next, std::optional<DebugVocabulary>& vocabulary)
+      : next_(next), vocabulary_(vocabulary) {}
+  bool pause(const PausePoint& point) override {
+    if (!vocabulary_) vocabulary_ = point.vocabulary();
+    return next_.pause(point);
+  }
+
+ private:
+  PauseHandler& next_;
+  std::optional<DebugVocabulary>& vocabulary_;
+};
+
+}  // namespace
+
 void ProgramDebugEngine::run(EventSink& sink, PauseHandler& pause) {
-  program_->run(state_, sink, &pause);
+  if (vocabulary_) {
+    program_->run(state_, sink, &pause);
+    return;
+  }
+  VocabularyTap tap(pause, vocabulary_);
+  program_->run(state_, sink, &tap);
+}
+
+DebugVocabulary ProgramDebugEngine::vocabulary() {
+  if (!vocabulary_) vocabulary_ = DebugEngine::vocabulary();
+  return *vocabulary_;
 }
 
 void ProgramDebugEngine::set(const std::string& assignment) {

@@ -1,9 +1,11 @@
 // The debugger's view of any engine's program (debug_engine.h): runs the program with the
 // debugger's pause handler, applies `set NAME=VALUE` after checking it against the program's
-// knobs, and draws partial frames with the program's render setup.
+// knobs, and draws partial frames with the program's render setup. Its vocabulary is what the
+// program's first pause point declares, taken during the first run.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ class ProgramDebugEngine : public DebugEngine {
   std::string_view engine() const override { return program_->engine(); }
   std::string source() const override { return program_->source(); }
   void run(EventSink& sink, PauseHandler& pause) override;
+  DebugVocabulary vocabulary() override;
   void set(const std::string& assignment) override;
   std::string describe_state() const override;
   const std::vector<ListingLine>& listing() const override { return listing_; }
@@ -33,6 +36,7 @@ class ProgramDebugEngine : public DebugEngine {
   StateRequest state_;
   std::vector<ListingLine> listing_;
   RenderSetup setup_;
+  std::optional<DebugVocabulary> vocabulary_;  // once a run has reached a pause point
 };
 
 }  // namespace shapevm::harness

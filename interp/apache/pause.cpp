@@ -3,9 +3,28 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <string>
 
 namespace shapevm::apache {
+
+namespace {
+
+// The current instance's vertices: `vertices[N].x|y|z` in model units, `.vx|vy|vz` in view space.
+constexpr std::string_view kVertexColumns[] = {"x", "y", "z", "vx", "vy", "vz"};
+
+MemoryViewInfo vertices_view() {
+  MemoryViewInfo v;
+  v.name = "vertices";
+  v.help = "The current model's vertices: model units and view space.";
+  v.noun = "vertices";
+  v.columns.assign(std::begin(kVertexColumns), std::end(kVertexColumns));
+  v.layout = {{"model", 3, 6}, {"view", 3, 9}};
+  return v;
+}
+
+}  // namespace
 
 std::string_view ApachePausePoint::mnemonic() const {
   if (v_.end != nullptr) return "end";
@@ -66,23 +85,25 @@ std::vector<DebugValue> ApachePausePoint::globals() const {
   return out;
 }
 
+std::array<int64_t, 6> ApachePausePoint::vertex_values(size_t i) const {
+  const Vec3& l = v_.local[i];
+  const ViewPoint& w = v_.view[i];
+  return {l[0], l[1], l[2], w.x, w.y, w.z};
+}
+
+DebugVocabulary ApachePausePoint::vocabulary() const {
+  DebugVocabulary v;
+  v.memory.push_back(vertices_view());
+  for (const auto& r : registers()) v.register_names.push_back(r.name);
+  return v;
+}
+
 std::optional<int64_t> ApachePausePoint::read(std::string_view name) const {
-  if (auto p = parse_pool_name(name)) {
+  if (auto p = parse_memory_name(name); p && p->view == "vertices") {
+    const auto* column = std::find(std::begin(kVertexColumns), std::end(kVertexColumns), p->column);
+    if (column == std::end(kVertexColumns)) return std::nullopt;
     if (p->index >= v_.local.size() || p->index >= v_.view.size()) return std::nullopt;
-    const Vec3& source = v_.local[p->index];
-    const ViewPoint& view = v_.view[p->index];
-    switch (p->component) {
-      case 0:
-      case 1:
-      case 2:
-        return source[static_cast<size_t>(p->component)];
-      case 3:
-        return view.x;
-      case 4:
-        return view.y;
-      default:
-        return view.z;
-    }
+    return vertex_values(p->index)[static_cast<size_t>(column - std::begin(kVertexColumns))];
   }
   for (const auto& r : registers())
     if (r.name == name) return r.value;
@@ -105,13 +126,14 @@ Snapshot ApachePausePoint::capture() const {
   s.frames.assign(v_.frames.begin(), v_.frames.end());
   s.registers = registers();
   s.globals = globals();
+  MemoryView vertices{vertices_view(), {}};
   const size_t n = std::min(v_.local.size(), v_.view.size());
-  s.pool.reserve(n);
+  vertices.rows.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    const Vec3& l = v_.local[i];
-    const ViewPoint& w = v_.view[i];
-    s.pool.push_back({static_cast<uint32_t>(i), {l[0], l[1], l[2]}, {w.x, w.y, w.z}});
+    const auto values = vertex_values(i);
+    vertices.rows.push_back({static_cast<uint32_t>(i), {values.begin(), values.end()}});
   }
+  s.memory.push_back(std::move(vertices));
   if (v_.end != nullptr) {
     s.ended = true;
     s.end_reason = v_.end->reason;

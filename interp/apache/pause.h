@@ -4,6 +4,7 @@
 // that call. Apache has no embedded native code, so no pause is ever native.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -57,10 +58,12 @@ class ApachePausePoint : public PausePoint {
   bool native() const override { return false; }
   std::optional<uint32_t> native_offset() const override { return std::nullopt; }
   bool ended() const override { return v_.end != nullptr; }
-  // Registers and globals by name (registers(), globals()), `pool[N].x|y|z|vx|vy|vz` for the
+  // Registers and globals by name (registers(), globals()), `vertices[N].x|y|z|vx|vy|vz` for the
   // current instance's vertices, and depth, faces, steps, offset.
   std::optional<int64_t> read(std::string_view name) const override;
   Snapshot capture() const override;
+  // The memory view "vertices" (the current instance's vertices); no native code.
+  DebugVocabulary vocabulary() const override;
 
   // pass, record, pos.x|y|z, rot.m00..m22 (Q31), winding, lod.level, lod.record,
   // camera.distance, shadow_faces.
@@ -70,6 +73,8 @@ class ApachePausePoint : public PausePoint {
   std::vector<DebugValue> globals() const;
 
  private:
+  std::array<int64_t, 6> vertex_values(size_t i) const;  // x, y, z, vx, vy, vz of vertex i
+
   const PauseView& v_;
 };
 

@@ -1,5 +1,8 @@
 #include "interp/fa/debug_pause.h"
 
+#include <algorithm>
+#include <array>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +14,21 @@
 namespace shapevm::fa {
 
 namespace {
+
+// The vertex pool as the debugger shows it: `pool[N].x|y|z` as the program gave the slot, and
+// `.vx|vy|vz` transformed into view space.
+constexpr std::string_view kPoolColumns[] = {"x", "y", "z", "vx", "vy", "vz"};
+constexpr std::string_view kNative = "x86";
+
+MemoryViewInfo pool_view() {
+  MemoryViewInfo v;
+  v.name = "pool";
+  v.help = "Written vertex pool slots: source and transformed.";
+  v.noun = "written pool slots";
+  v.columns.assign(std::begin(kPoolColumns), std::end(kPoolColumns));
+  v.layout = {{"source", 3, 6}, {"view", 3, 9}};
+  return v;
+}
 
 // The engine globals a shape program reads (seed 000), by the names --set takes.
 std::vector<DebugValue> fa_globals(const Shape& shape, const RunState& s) {
@@ -57,21 +75,11 @@ class FaPause : public PausePoint {
   }
 
   std::optional<int64_t> read(std::string_view name) const override {
-    if (auto p = parse_pool_name(name)) {
+    if (auto p = parse_memory_name(name); p && p->view == "pool") {
+      const auto* column = std::find(std::begin(kPoolColumns), std::end(kPoolColumns), p->column);
+      if (column == std::end(kPoolColumns)) return std::nullopt;
       if (p->index >= v_.pool.size() || v_.pool[p->index].epoch != v_.epoch) return std::nullopt;
-      const auto& slot = v_.pool[p->index];
-      switch (p->component) {
-        case 0:
-        case 1:
-        case 2:
-          return slot.model[p->component];
-        case 3:
-          return slot.view.x;
-        case 4:
-          return slot.view.y;
-        default:
-          return slot.view.z;
-      }
+      return slot_values(v_.pool[p->index])[static_cast<size_t>(column - std::begin(kPoolColumns))];
     }
     for (const auto& r : registers())
       if (r.name == name) return r.value;
@@ -97,15 +105,17 @@ class FaPause : public PausePoint {
     for (const auto& f : v_.frames) s.frames.push_back({f.entry, f.call, f.resume});
     s.registers = registers();
     s.globals = fa_globals(shape_, *v_.state);
+    MemoryView pool{pool_view(), {}};
     for (uint32_t i = 0; i < v_.pool.size(); ++i) {
       const auto& slot = v_.pool[i];
       if (slot.epoch != v_.epoch) continue;
-      s.pool.push_back({i,
-                        {slot.model[0], slot.model[1], slot.model[2]},
-                        {slot.view.x, slot.view.y, slot.view.z}});
+      const auto values = slot_values(slot);
+      pool.rows.push_back({i, {values.begin(), values.end()}});
     }
+    s.memory.push_back(std::move(pool));
     if (v_.x86_instruction) {
       NativeState n;
+      n.arch = std::string(kNative);
       n.address = v_.x86_instruction->address;
       n.offset = native_offset();
       n.text = v_.x86_instruction->text;
@@ -120,7 +130,21 @@ class FaPause : public PausePoint {
     return s;
   }
 
+  DebugVocabulary vocabulary() const override {
+    DebugVocabulary v;
+    v.native = std::string(kNative);
+    v.native_space = "CODE";
+    v.memory.push_back(pool_view());
+    for (const auto& r : registers()) v.register_names.push_back(r.name);
+    for (const char* r : {"eax", "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp", "eip"})
+      v.native_register_names.emplace_back(r);
+    return v;
+  }
+
  private:
+  static std::array<int64_t, 6> slot_values(const PoolSlot& slot) {
+    return {slot.model[0], slot.model[1], slot.model[2], slot.view.x, slot.view.y, slot.view.z};
+  }
   std::vector<DebugValue> registers() const {
     return {{"pos.x", v_.position[0], ""},
             {"pos.y", v_.position[1], ""},

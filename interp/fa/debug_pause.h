@@ -1,6 +1,7 @@
 // The FA interpreter's debug hook (debug_hook.h) seen as the engine-neutral pause interface
 // (interp/common/pause.h): registers (the object position, the texture), the engine globals, the
-// vertex pool ("pool[N].x|y|z|vx|vy|vz") and, inside an x86 block, the x86 registers.
+// vertex pool (the memory view "pool": "pool[N].x|y|z|vx|vy|vz") and, inside an x86 block, the x86
+// registers. It declares its native code as "x86".
 #pragma once
 
 #include <cstdint>

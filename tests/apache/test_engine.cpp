@@ -140,7 +140,7 @@ struct Recorder : PauseHandler {
     ended.push_back(p.ended());
     mnemonics.emplace_back(p.mnemonic());
     anim.push_back(p.read("anim"));
-    pool_x.push_back(p.read("pool[0].x"));
+    pool_x.push_back(p.read("vertices[0].x"));
     CHECK_FALSE(p.native());
     CHECK_FALSE(p.native_offset().has_value());
     return stop_at != 0 && snapshots.size() == stop_at;

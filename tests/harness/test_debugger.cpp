@@ -2,11 +2,16 @@
 // breakpoints stop at the right offsets, next steps over a call, finish returns to the caller,
 // reverse moves reproduce earlier states exactly, x86 single-stepping shows the block's
 // instructions (FA-18/FA-19: the gear guard re-enters the bytecode at the arm the input selects),
-// and the partial frame at the end is the frame `render` draws.
+// and the partial frame at the end is the frame `render` draws. The same core drives an Apache
+// program, whose memory view is "vertices" and which has no native code.
 #include <doctest/doctest.h>
 
-#include "harness/debugger.h"
+#include <algorithm>
+#include <sstream>
+
 #include "core/input_error.h"
+#include "harness/debug_repl.h"
+#include "harness/debugger.h"
 #include "harness/program_debug_engine.h"
 #include "tests/support/program_helpers.h"
 
@@ -36,6 +41,13 @@ DebugOptions options(const std::string& name, std::vector<std::string> sets = {}
 harness::ProgramDebugEngine debug_engine(const DebugOptions& o) {
   return harness::ProgramDebugEngine(open_program(o.file, {}),
                                      testing::state_with({}, o.sets, o.width, o.height));
+}
+
+// The rows of the snapshot's memory view `name` (empty when it has none).
+std::vector<shapevm::MemoryRow> rows(const Snapshot& s, const std::string& name) {
+  for (const auto& m : s.memory)
+    if (m.name == name) return m.rows;
+  return {};
 }
 
 Breakpoint mnemonic(const std::string& m) {
@@ -75,7 +87,7 @@ TEST_CASE("debugger: the session starts before the first instruction and steps c
   CHECK(d.current().steps == 0);
   CHECK(d.current().offset == 14);  // FA: the first instruction follows the 14-byte header
   CHECK(d.current().depth == 0);
-  CHECK(d.current().pool.empty());
+  CHECK(rows(d.current(), "pool").empty());
   d.step(3);
   CHECK(d.current().steps == 3);
   CHECK_FALSE(d.current().native);
@@ -88,9 +100,8 @@ TEST_CASE("debugger: step 50 then back 10 is exactly the state after step 40 on 
     CAPTURE(name);
     // Only the jet reads _PLgearDown; the others refuse a --set name they do not know.
     const bool jet = std::string(name) == "jet.SH";
-    harness::ProgramDebugEngine engine =
-        debug_engine(options(name, jet ? std::vector<std::string>{"_PLgearDown=1"}
-                                       : std::vector<std::string>{}));
+    harness::ProgramDebugEngine engine = debug_engine(options(
+        name, jet ? std::vector<std::string>{"_PLgearDown=1"} : std::vector<std::string>{}));
     Debugger d(engine);
     d.restart();
     d.step(50);
@@ -256,7 +267,7 @@ TEST_CASE("debugger: face, diagnostic and conditional breakpoints and watchpoint
   r = d.cont();
   CHECK(r.reason.find("watchpoint") == 0);
   CHECK(r.reason.find("pool[0].x <none> -> 0") != std::string::npos);
-  CHECK(d.current().pool.size() == 16);
+  CHECK(rows(d.current(), "pool").size() == 16);
   d.remove(w);
 
   // A condition that never holds lets the run end; continuing past the end is refused.
@@ -317,4 +328,200 @@ TEST_CASE("debugger: the partial frame grows in painter's order up to the frame 
   CHECK(all == rendered.frame);
   CHECK_FALSE(one == all);
   CHECK_FALSE(one == empty);
+}
+
+namespace {
+
+const std::string kTank = SHAPEVM_SOURCE_DIR "/examples/apache/vehicle.apa:tank";
+
+harness::ProgramDebugEngine apache_engine() {
+  return harness::ProgramDebugEngine(shapevm::open_program(kTank, {}), shapevm::StateRequest{});
+}
+
+// Runs REPL commands; returns what they printed and counts their errors in `errors`.
+std::string repl(Debugger& d, const std::vector<std::string>& commands, int* errors = nullptr) {
+  std::ostringstream out;
+  harness::DebugRepl r(d, out);
+  for (const auto& c : commands) r.execute(c);
+  if (errors) *errors = r.errors();
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("debugger: each engine declares its memory views and native code") {
+  harness::ProgramDebugEngine fa = debug_engine(options("jet.SH"));
+  const shapevm::DebugVocabulary fv = fa.vocabulary();
+  CHECK(fv.native == "x86");
+  REQUIRE(fv.memory.size() == 1);
+  CHECK(fv.memory[0].name == "pool");
+  CHECK(fv.memory[0].columns == std::vector<std::string>{"x", "y", "z", "vx", "vy", "vz"});
+  CHECK(std::find(fv.register_names.begin(), fv.register_names.end(), "pos.x") !=
+        fv.register_names.end());
+  harness::ProgramDebugEngine apache = apache_engine();
+  const shapevm::DebugVocabulary av = apache.vocabulary();
+  CHECK(av.native.empty());
+  REQUIRE(av.memory.size() == 1);
+  CHECK(av.memory[0].name == "vertices");
+  CHECK(av.memory[0].columns == fv.memory[0].columns);
+  // A snapshot holds every declared view, even before anything is written.
+  Debugger d(apache);
+  d.restart();
+  REQUIRE(d.current().memory.size() == 1);
+  CHECK(d.current().memory[0].name == "vertices");
+  CHECK(shapevm::parse_memory_name("vertices[12].vz")->index == 12);
+  CHECK(shapevm::parse_memory_name("vertices[12].vz")->column == "vz");
+  CHECK_FALSE(shapevm::parse_memory_name("vertices[12]"));
+  CHECK_FALSE(shapevm::parse_memory_name("[1].x"));
+  CHECK_FALSE(shapevm::resolve_memory_name("vertices[1].w", av.memory));
+  CHECK(shapevm::resolve_memory_name("vertices[1].vy", av.memory)->column == 4);
+}
+
+TEST_CASE("debugger: an Apache program steps, goes back, and reads its vertices") {
+  harness::ProgramDebugEngine engine = apache_engine();
+  Debugger d(engine);
+  d.restart();
+  CHECK(d.current().tick == 0);
+  CHECK(d.current().mnemonic == "face");
+  CHECK_FALSE(d.current().native);
+  REQUIRE_FALSE(rows(d.current(), "vertices").empty());
+  const auto v0 = harness::snapshot_value(d.current(), "vertices[0].x");
+  REQUIRE(v0);
+  CHECK(*v0 == -60 * 16);  // vertex 0 of the body in model units
+  CHECK_FALSE(harness::snapshot_value(d.current(), "pool[0].x"));
+  d.step(6);
+  CHECK(d.current().steps == 6);
+  const Snapshot after_six = d.current();
+  d.step(4);
+  CHECK(d.current().steps == 10);
+  d.back(4);
+  CHECK(d.current() == after_six);
+  // stepi is step for an engine without native code
+  d.stepi(3);
+  CHECK(d.current().steps == 9);
+  CHECK_THROWS_AS(d.native_finish(), harness::DebugError);
+  Breakpoint native;
+  native.kind = BreakKind::kNativeEntry;
+  CHECK_THROWS_AS(d.add_breakpoint(native), harness::DebugError);
+  d.goto_tick(UINT64_MAX);
+  CHECK(d.current().ended);
+}
+
+TEST_CASE("debugger: Apache breakpoints on a mnemonic and on a face, and reverse-continue") {
+  harness::ProgramDebugEngine engine = apache_engine();
+  Debugger d(engine);
+  d.restart();
+  d.add_breakpoint(mnemonic("winding"));
+  auto r = d.cont();
+  CHECK(r.reason.find("breakpoint 1 (on winding)") == 0);
+  CHECK(d.current().mnemonic == "winding");
+  const Snapshot winding = d.current();
+  d.remove(1);
+  Breakpoint face;
+  face.kind = BreakKind::kFace;
+  face.number = 6;
+  d.add_breakpoint(face);
+  d.restart();
+  r = d.cont();
+  CHECK(r.reason.find("after face #6") != std::string::npos);
+  const Snapshot after_face = d.current();
+  // The shadow pass draws first: face #6 is its seventh face, in the attached turret.
+  CHECK(harness::snapshot_value(after_face, "shadow_faces") == 7);
+  CHECK(after_face.faces == 0);
+  CHECK(after_face.depth == 1);
+  // The attached turret runs one call deeper with its own vertices.
+  d.add_breakpoint(mnemonic("attached"));
+  d.restart();
+  d.cont();
+  CHECK(d.current().mnemonic == "attached");
+  d.step();
+  CHECK(d.current().depth == 1);
+  CHECK(rows(d.current(), "vertices").size() == 10);  // the turret's
+  d.remove(3);
+  // reverse-continue from the end visits every forward stop again, latest first, exactly.
+  d.remove(2);
+  d.add_breakpoint(mnemonic("winding"));
+  d.add_breakpoint(face);
+  d.restart();
+  std::vector<Snapshot> stops;
+  while (true) {
+    d.cont();
+    if (d.current().ended) break;
+    stops.push_back(d.current());
+  }
+  REQUIRE(stops.size() >= 2);
+  for (size_t i = stops.size(); i-- > 0;) {
+    CAPTURE(i);
+    r = d.reverse_continue();
+    CHECK(r.reason.find("breakpoint ") == 0);
+    CHECK(d.current() == stops[i]);
+  }
+  r = d.reverse_continue();
+  CHECK(d.current().tick == 0);
+  CHECK(r.reason.find("start of run") == 0);
+  CHECK(winding.tick > 0);
+}
+
+TEST_CASE("debugger: the REPL shows the engine's own memory view and native commands") {
+  harness::ProgramDebugEngine apache = apache_engine();
+  Debugger a(apache);
+  a.restart();
+  int errors = 0;
+  std::string out = repl(a, {"print vertices[0].x"}, &errors);
+  CHECK(errors == 0);
+  CHECK(out == "vertices[0].x = -960 (0xfffffffffffffc40)\n");
+  out = repl(a, {"pool"}, &errors);
+  CHECK(errors == 1);
+  CHECK(out.find("error: unknown command \"pool\"") == 0);
+  CHECK(out.find("vertices") != std::string::npos);
+  out = repl(a, {"vertices 0-1"}, &errors);
+  CHECK(errors == 0);
+  CHECK(out.find("[   0] model (  -960,      0,  -1600)  view (") == 0);
+  CHECK(out.find("[   1] model (   960,") != std::string::npos);
+  CHECK(out.find("[   2]") == std::string::npos);
+  out = repl(a, {"vertices 900"}, &errors);
+  CHECK(out == "no vertices in that range\n");
+  for (const char* native : {"native finish", "info native", "break native"}) {
+    CAPTURE(native);
+    out = repl(a, {native}, &errors);
+    CHECK(errors == 1);
+    CHECK(out == "error: this engine has no native code\n");
+  }
+  // FA's word for native code is only a mnemonic here, and no listed instruction has it.
+  out = repl(a, {"break x86", "break winding", "delete"}, &errors);
+  CHECK(errors == 0);
+  CHECK(out ==
+        "Breakpoint 1 on x86\n"
+        "note: no instruction in the listing is x86; the breakpoint may never stop\n"
+        "Breakpoint 2 on winding\n");
+  out = repl(a, {"watch vertices[0]", "watch pool[0]"}, &errors);
+  CHECK(errors == 1);
+  CHECK(out.find("Watchpoint 3: vertices[0]") == 0);
+  CHECK(out.find("no memory view \"pool\"") != std::string::npos);
+  REQUIRE(a.watchpoints().size() == 1);
+  CHECK(a.watchpoints()[0].names.size() == 6);
+  CHECK(a.watchpoints()[0].names[5] == "vertices[0].vz");
+  out = repl(a, {"help"}, &errors);
+  CHECK(out.find("vertices [N|N-M]") != std::string::npos);
+  CHECK(out.find("memory views vertices (x, y, z, vx, vy, vz); no native code.") !=
+        std::string::npos);
+  CHECK(out.find("x86") == std::string::npos);
+  CHECK(out.find("pool") == std::string::npos);
+
+  harness::ProgramDebugEngine fa = debug_engine(options("jet.SH"));
+  Debugger f(fa);
+  f.restart();
+  out = repl(f, {"vertices"}, &errors);
+  CHECK(errors == 1);
+  out = repl(f, {"watch pool[0]", "continue", "pool 0"}, &errors);
+  CHECK(errors == 0);
+  CHECK(out.find("Stopped: watchpoint 1: pool[0].x <none> -> 0") != std::string::npos);
+  CHECK(out.find("\n[   0] source (     0,    100,      0)  view (") != std::string::npos);
+  out = repl(f, {"help"}, &errors);
+  CHECK(out.find("x86 finish") != std::string::npos);
+  CHECK(out.find("pool [N|N-M]") != std::string::npos);
+  CHECK(out.find("memory views pool (x, y, z, vx, vy, vz); native code: x86.") !=
+        std::string::npos);
+  out = repl(f, {"info x86"}, &errors);
+  CHECK(out == "error: not inside an x86 block\n");
 }
