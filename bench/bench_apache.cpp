@@ -6,10 +6,10 @@
 #include <benchmark/benchmark.h>
 
 #include "harness/frame_renderer.h"
-#include "interp/apache/interpreter.h"
-#include "interp/apache/palette.h"
 #include "interp/apache/assembler.h"
 #include "interp/apache/generator.h"
+#include "interp/apache/interpreter.h"
+#include "interp/apache/palette.h"
 
 using namespace shapevm;
 

@@ -9,12 +9,12 @@
 
 #include <filesystem>
 
-#include "harness/debugger.h"
 #include "core/file_io.h"
-#include "interp/fa/interpreter.h"
-#include "interp/fa/assembler.h"
+#include "harness/debugger.h"
 #include "harness/program_debug_engine.h"
 #include "interp/common/registry.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/interpreter.h"
 
 using namespace shapevm;
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "interp/fa/assembler.h"
+#include "interp/fa/generator.h"
 #include "interp/fa/listing.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
-#include "interp/fa/assembler.h"
-#include "interp/fa/generator.h"
 
 namespace {
 
@@ -63,7 +63,8 @@ void BM_WalkCorpus(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kCorpusShapes);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.code_bytes));
-  state.counters["walk_items"] = benchmark::Counter(static_cast<double>(items), benchmark::Counter::kAvgIterations);
+  state.counters["walk_items"] =
+      benchmark::Counter(static_cast<double>(items), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_WalkCorpus)->Unit(benchmark::kMillisecond);
 

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/fa_frame.h"
 #include "harness/frame_renderer.h"
-#include "interp/fa/interpreter.h"
 #include "interp/fa/assembler.h"
 #include "interp/fa/generator.h"
-#include "bench/fa_frame.h"
+#include "interp/fa/interpreter.h"
 
 using namespace shapevm;
 

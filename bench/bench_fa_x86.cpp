@@ -10,13 +10,13 @@
 #include <map>
 #include <vector>
 
-#include "interp/fa/articulation.h"
-#include "interp/fa/interpreter.h"
-#include "interp/fa/x86_runner.h"
-#include "interp/fa/assembler.h"
-#include "interp/fa/shape_input.h"
-#include "interp/fa/generator.h"
 #include "bench/fa_frame.h"
+#include "interp/fa/articulation.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/generator.h"
+#include "interp/fa/interpreter.h"
+#include "interp/fa/shape_input.h"
+#include "interp/fa/x86_runner.h"
 #include "x86/sandbox.h"
 
 using namespace shapevm;

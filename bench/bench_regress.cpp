@@ -3,9 +3,9 @@
 // its own. Run: build/bench/bench_regress
 #include <benchmark/benchmark.h>
 
+#include "harness/program_case_renderer.h"
 #include "harness/regress_runner.h"
 #include "raster/frame_compare.h"
-#include "harness/program_case_renderer.h"
 
 using namespace shapevm;
 

@@ -5,9 +5,9 @@
 #include <benchmark/benchmark.h>
 
 #include "harness/viewer_session.h"
-#include "raster/png_io.h"
 #include "interp/fa/shape_input.h"
 #include "interp/fa/viewer_model.h"
+#include "raster/png_io.h"
 
 namespace {
 
@@ -38,8 +38,8 @@ void BM_ViewerFrame(benchmark::State& st) {
     faces += session.stats().faces_drawn;
     benchmark::DoNotOptimize(session.frame().pixels().data());
   }
-  st.counters["frames/s"] = benchmark::Counter(static_cast<double>(st.iterations()),
-                                               benchmark::Counter::kIsRate);
+  st.counters["frames/s"] =
+      benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
   st.counters["faces/frame"] = static_cast<double>(faces) / static_cast<double>(st.iterations());
 }
 BENCHMARK(BM_ViewerFrame)->Arg(0)->Arg(1)->ArgName("lod0_gear");
@@ -52,8 +52,8 @@ void BM_ViewerHeadlessFrame(benchmark::State& st) {
     auto png = raster::encode_indexed_png(session.frame(), session.palette());
     benchmark::DoNotOptimize(png.data());
   }
-  st.counters["frames/s"] = benchmark::Counter(static_cast<double>(st.iterations()),
-                                               benchmark::Counter::kIsRate);
+  st.counters["frames/s"] =
+      benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_ViewerHeadlessFrame)->Arg(0)->Arg(1)->ArgName("lod0_gear");
 

@@ -40,12 +40,14 @@ class ProgramCaseRenderer : public CaseRenderer {
     validate_state(program, state);
     ProgramFrame frame = render_program(program, state, c.background);
     if (!frame.outcome.clean) {
-      throw InputError(program.source(), frame.outcome.end_offset,
-                       fmt::format("a run that ends cleanly; it stopped: {}", frame.outcome.reason));
+      throw InputError(
+          program.source(), frame.outcome.end_offset,
+          fmt::format("a run that ends cleanly; it stopped: {}", frame.outcome.reason));
     }
     RenderedCase out{std::move(frame.frame), std::move(frame.palette), {}};
     for (const auto& name : frame.missing_textures)
-      out.warnings.push_back(fmt::format("texture {} not found; its faces are drawn without it", name));
+      out.warnings.push_back(
+          fmt::format("texture {} not found; its faces are drawn without it", name));
     return out;
   }
 

@@ -142,9 +142,9 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   // would run invisibly forever, so only a screenshot may use it.
   const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
   if ((driver == "offscreen" || driver == "dummy") && !options.screenshot)
-    throw InputError("view", fmt::format(
-        "no display to open a window on (SDL video driver '{}'); use --headless or --screenshot",
-        driver));
+    throw InputError("view", fmt::format("no display to open a window on (SDL video driver '{}'); "
+                                         "use --headless or --screenshot",
+                                         driver));
   const raster::Framebuffer& first = session.frame();
   const int width = first.width();
   const int height = first.height();

@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/file_io.h"
+#include "core/input_error.h"
 #include "harness/event_counter.h"
 #include "harness/frame_renderer.h"
 #include "harness/trace_writer.h"
-#include "core/file_io.h"
-#include "core/input_error.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {

@@ -53,7 +53,8 @@ void register_asm_command(CLI::App& app, CommandContext&) {
           throw InputError(p.string(), "already exists (pass --force to replace it)");
     }
     const Overwrite overwrite = opts->force ? Overwrite::kAllow : Overwrite::kRefuse;
-    for (size_t i = 0; i < files.size(); ++i) write_file_atomic(paths[i], files[i].bytes, overwrite);
+    for (size_t i = 0; i < files.size(); ++i)
+      write_file_atomic(paths[i], files[i].bytes, overwrite);
   });
 }
 

@@ -38,25 +38,25 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
     const auto& a = r.original;
     const auto& b = r.rewritten;
     const size_t common = std::min(a.size(), b.size());
-    const size_t first =
-        static_cast<size_t>(std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(common),
-                                          b.begin())
-                                .first -
-                            a.begin());
+    const size_t first = static_cast<size_t>(
+        std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(common), b.begin()).first -
+        a.begin());
     if (first == common && a.size() == b.size()) {
       fmt::print("{}: identical when written again by {} ({} bytes)\n", o->file, r.writer,
                  a.size());
       return;
     }
     if (first < common) {
-      fmt::print("{}: differs when written again by {}: first at offset 0x{:x}: 0x{:02x} in the "
-                 "file, 0x{:02x} rewritten ({} and {} bytes)\n",
-                 o->file, r.writer, first, a[first], b[first], a.size(), b.size());
+      fmt::print(
+          "{}: differs when written again by {}: first at offset 0x{:x}: 0x{:02x} in the "
+          "file, 0x{:02x} rewritten ({} and {} bytes)\n",
+          o->file, r.writer, first, a[first], b[first], a.size(), b.size());
     } else {
-      fmt::print("{}: differs when written again by {}: the {} is shorter, {} bytes against {} "
-                 "(the rest is equal up to offset 0x{:x})\n",
-                 o->file, r.writer, a.size() < b.size() ? "file" : "rewrite",
-                 std::min(a.size(), b.size()), std::max(a.size(), b.size()), common);
+      fmt::print(
+          "{}: differs when written again by {}: the {} is shorter, {} bytes against {} "
+          "(the rest is equal up to offset 0x{:x})\n",
+          o->file, r.writer, a.size() < b.size() ? "file" : "rewrite", std::min(a.size(), b.size()),
+          std::max(a.size(), b.size()), common);
     }
     ctx.exit_code = kExitDifferences;
   });

@@ -63,7 +63,8 @@ void register_examples_command(CLI::App& app, CommandContext& ctx) {
           const auto png = fs::path(o->out) / (example.stem + ".png");
           raster::write_indexed_png(png, frame.frame, frame.palette);
           std::string counts;
-          for (const auto& [what, n] : frame.outcome.counts) counts += fmt::format("{} {}, ", n, what);
+          for (const auto& [what, n] : frame.outcome.counts)
+            counts += fmt::format("{} {}, ", n, what);
           fmt::print("{} -> {} ({} faces drawn, {}{} ops, {})\n", program->summary(), png.string(),
                      frame.faces_filled, counts, frame.outcome.ops, frame.outcome.reason);
           if (!program->static_errors().empty() || !frame.outcome.clean)

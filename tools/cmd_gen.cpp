@@ -30,10 +30,10 @@ void register_gen_command(CLI::App& app, CommandContext&) {
     if (engine->generate_help().empty()) continue;
     auto opts = std::make_shared<Options>();
     opts->count = engine->default_generate_count();
-    CLI::App* sub = gen->add_subcommand(
-        std::string(engine->name()),
-        fmt::format("{}: {}\nThe same --seed always gives the same files.", engine->title(),
-                    engine->generate_help()));
+    CLI::App* sub =
+        gen->add_subcommand(std::string(engine->name()),
+                            fmt::format("{}: {}\nThe same --seed always gives the same files.",
+                                        engine->title(), engine->generate_help()));
     sub->add_option("--count", opts->count,
                     fmt::format("How many (1..{})", engine->max_generate_count()))
         ->capture_default_str()
@@ -54,7 +54,8 @@ void register_gen_command(CLI::App& app, CommandContext&) {
       if (!opts->force) {
         for (const std::string& name : engine->generated_names(request))
           if (fs::exists(dir / name, ec))
-            throw InputError((dir / name).string(), "the file exists; pass --force to overwrite it");
+            throw InputError((dir / name).string(),
+                             "the file exists; pass --force to overwrite it");
       }
       fs::create_directories(dir, ec);
       if (ec) throw InputError(opts->dir, "cannot create the directory: " + ec.message());

@@ -23,8 +23,9 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
       "tables, LOD/detail sites, damage branches, x86 blocks, imports), Apache archives and\n"
       "records. With several files and --json, prints one JSON object per line. Exit 2 if a\n"
       "program is malformed.");
-  cmd->add_option("files", opts->files, "Files, or CONTAINER:MEMBER (FA_2.LIB:A10.SH, "
-                                        "3DOBJS.BIN:#17, 3DOBJS.BIN:NAME)")
+  cmd->add_option("files", opts->files,
+                  "Files, or CONTAINER:MEMBER (FA_2.LIB:A10.SH, "
+                  "3DOBJS.BIN:#17, 3DOBJS.BIN:NAME)")
       ->required();
   cmd->add_option("--engine", opts->engine, "Force the engine (default: recognised by content)");
   cmd->add_flag("--json", opts->json, "Print JSON");

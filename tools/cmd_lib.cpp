@@ -71,13 +71,12 @@ struct OpenedContainer {
 OpenedContainer open_container(const std::string& path, const std::string& forced) {
   OpenedContainer c;
   c.input = read_input(path);
-  if (c.input.member)
-    throw InputError(path, "name the container file itself, without a :MEMBER");
+  if (c.input.member) throw InputError(path, "name the container file itself, without a :MEMBER");
   c.engine = &engine_for(c.input, forced);
   if (!c.engine->is_container(c.input.bytes)) {
-    throw InputError(path, 0,
-                     fmt::format("a container; this is a {} file that holds no members",
-                                 c.engine->title()));
+    throw InputError(
+        path, 0,
+        fmt::format("a container; this is a {} file that holds no members", c.engine->title()));
   }
   c.members = c.engine->members(c.input);
   return c;
@@ -112,7 +111,8 @@ void run_ls(const LsOptions& options) {
       members.push_back({
           {"name", m.name},
           {"flags", m.flags},
-          {"compression", m.compression.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.compression)},
+          {"compression", m.compression.empty() ? nlohmann::ordered_json()
+                                                : nlohmann::ordered_json(m.compression)},
           {"offset", m.offset},
           {"stored_size", m.stored},
           {"unpacked_size", m.size ? nlohmann::ordered_json(*m.size) : nlohmann::ordered_json()},

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <thread>
 
+#include "core/input_error.h"
 #include "harness/program_case_renderer.h"
 #include "harness/regress_report.h"
 #include "harness/regress_runner.h"
-#include "core/input_error.h"
 #include "tools/command.h"
 
 namespace shapevm::tools {

@@ -65,8 +65,8 @@ void register_variants_command(CLI::App& app, CommandContext& ctx) {
           with.emplace_back(e->name());
         }
       if (with.size() != 1)
-        throw InputError("--engine", fmt::format("name the engine ({} have variants)",
-                                                 fmt::join(with, ", ")));
+        throw InputError("--engine",
+                         fmt::format("name the engine ({} have variants)", fmt::join(with, ", ")));
     }
     const VariantsReport report = engine->variants(request);
     if (o->json) {

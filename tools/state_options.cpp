@@ -79,13 +79,12 @@ StateRequest state_request(const StateOptions& o, int width, int height) {
 
 void add_input_options(CLI::App* cmd, InputOptions& o, const std::string& what) {
   cmd->add_option("file", o.file, what)->required();
-  cmd->add_option("--engine", o.engine,
-                  "Force the engine (default: recognised by the file's content): " +
-                      [] {
-                        std::string names;
-                        for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
-                        return names;
-                      }());
+  cmd->add_option(
+      "--engine", o.engine, "Force the engine (default: recognised by the file's content): " + [] {
+        std::string names;
+        for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
+        return names;
+      }());
 }
 
 void add_frame_options(CLI::App* cmd, FrameOptions& o, const std::string& default_size,

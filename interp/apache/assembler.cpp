@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/input_error.h"
 #include "interp/apache/archive.h"
 #include "interp/apache/assumptions.h"
 #include "interp/apache/geometry.h"
@@ -15,7 +16,6 @@
 #include "interp/apache/packets.h"
 #include "interp/apache/palette.h"
 #include "interp/apache/textures.h"
-#include "core/input_error.h"
 
 namespace shapevm::apache {
 namespace {

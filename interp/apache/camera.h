@@ -6,8 +6,8 @@
 #include <array>
 #include <cstdint>
 
-#include "interp/common/events.h"
 #include "core/trig_q15.h"
+#include "interp/common/events.h"
 
 namespace shapevm::apache {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "interp/apache/assumptions.h"
 #include "core/byte_reader.h"
+#include "interp/apache/assumptions.h"
 
 namespace shapevm::apache {
 

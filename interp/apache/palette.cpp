@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "interp/apache/assumptions.h"
 #include "core/input_error.h"
+#include "interp/apache/assumptions.h"
 
 namespace shapevm::apache {
 namespace {

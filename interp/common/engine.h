@@ -100,11 +100,11 @@ class Program {
 struct MemberInfo {
   std::string name;
   uint32_t index = 0;
-  uint64_t offset = 0;                // where its stored bytes start in the container
-  uint64_t stored = 0;                // bytes in the container
-  std::optional<uint64_t> size;       // bytes once extracted, when known without decoding
-  uint32_t flags = 0;                 // the container's own flags for it (0 when it has none)
-  std::string compression;            // "stored", "dcl", ...; "" when the format has none
+  uint64_t offset = 0;           // where its stored bytes start in the container
+  uint64_t stored = 0;           // bytes in the container
+  std::optional<uint64_t> size;  // bytes once extracted, when known without decoding
+  uint32_t flags = 0;            // the container's own flags for it (0 when it has none)
+  std::string compression;       // "stored", "dcl", ...; "" when the format has none
 };
 
 // A file a writer produced: a name (relative to the output's folder) and its bytes.
@@ -135,8 +135,8 @@ struct ExampleEntry {
 // `variants`: the whole-model variants an engine derives for an object type and which it draws
 // for an object in a given state (FA: the damage variants of seed 002).
 struct VariantsRequest {
-  std::string name;               // the type's program name ("A10.SH")
-  std::vector<Setting> settings;  // the object's state: "class", "type-flags", "health", ...
+  std::string name;                      // the type's program name ("A10.SH")
+  std::vector<Setting> settings;         // the object's state: "class", "type-flags", "health", ...
   std::optional<EngineInput> container;  // check the names against this container's members
 };
 struct VariantsReport {

@@ -71,9 +71,9 @@ std::vector<std::string> engine_names() {
 
 const Engine& engine_named(std::string_view name) {
   if (const Engine* e = find_engine(name)) return *e;
-  throw InputError("--engine " + std::string(name),
-                   fmt::format("no engine called \"{}\" (engines: {})", name,
-                               joined(engine_names())));
+  throw InputError(
+      "--engine " + std::string(name),
+      fmt::format("no engine called \"{}\" (engines: {})", name, joined(engine_names())));
 }
 
 EngineInput read_input(const std::string& spec) {
@@ -135,8 +135,8 @@ std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions
     if (!binary) {
       for (const Engine* e : engines())
         if (e->recognises_text(text))
-          return engine_for_text(text, input.path).open_text(text, input.path, input.member,
-                                                             options);
+          return engine_for_text(text, input.path)
+              .open_text(text, input.path, input.member, options);
     }
   } else if (const Engine& e = engine_named(forced);
              !e.recognises(input.bytes) && e.recognises_text(text)) {

@@ -18,7 +18,7 @@ enum class KnobType : uint8_t { kInteger, kFlag, kText, kCamera };
 
 // One thing a run's state can be given.
 struct Knob {
-  std::string name;     // option knobs: the option without "--" ("frame"); set knobs: the --set name
+  std::string name;  // option knobs: the option without "--" ("frame"); set knobs: the --set name
   bool option = false;  // a shared state option (--NAME) rather than a --set name
   KnobType type = KnobType::kInteger;
   int64_t min = INT64_MIN, max = INT64_MAX;  // integer range (inclusive)
@@ -43,14 +43,14 @@ struct Setting {
 
 // Everything a command was told about the state, in the order given.
 struct StateRequest {
-  std::vector<Setting> options;  // the shared state options given on the command line
+  std::vector<Setting> options;   // the shared state options given on the command line
   std::vector<std::string> sets;  // --set NAME=VALUE, verbatim
   int width = 640;                // the frame the run draws into
   int height = 480;
 
   // The last value given for an option, if any.
   std::optional<std::string> option(std::string_view name) const;
-  bool flag(std::string_view name) const;  // a flag option given (and not "0")
+  bool flag(std::string_view name) const;                // a flag option given (and not "0")
   void set_option(std::string name, std::string value);  // replaces any earlier value
 };
 

@@ -30,9 +30,9 @@ bool starts_with(std::span<const uint8_t> bytes, std::string_view magic) {
 // e_lfanew (0x3C) points.
 bool is_pharlap(std::span<const uint8_t> bytes) {
   if (!starts_with(bytes, "MZ") || bytes.size() < 0x40) return false;
-  const uint32_t pe = static_cast<uint32_t>(bytes[0x3C]) | (static_cast<uint32_t>(bytes[0x3D]) << 8) |
-                      (static_cast<uint32_t>(bytes[0x3E]) << 16) |
-                      (static_cast<uint32_t>(bytes[0x3F]) << 24);
+  const uint32_t pe =
+      static_cast<uint32_t>(bytes[0x3C]) | (static_cast<uint32_t>(bytes[0x3D]) << 8) |
+      (static_cast<uint32_t>(bytes[0x3E]) << 16) | (static_cast<uint32_t>(bytes[0x3F]) << 24);
   if (pe > bytes.size() || bytes.size() - pe < 4) return false;
   const uint8_t* s = bytes.data() + pe;
   return s[0] == 'P' && (s[1] == 'L' || s[1] == 'E') && s[2] == 0 && s[3] == 0;
@@ -45,8 +45,8 @@ std::pair<std::vector<uint8_t>, std::string> lib_member(const EngineInput& input
   const EaLib lib(input.bytes, input.path);
   const LibEntry* entry = lib.find(*input.member);
   if (entry == nullptr) {
-    throw InputError(input.spec, fmt::format("no member named {} in {} ({} members)",
-                                             *input.member, input.path, lib.entries().size()));
+    throw InputError(input.spec, fmt::format("no member named {} in {} ({} members)", *input.member,
+                                             input.path, lib.entries().size()));
   }
   return {lib.extract(*entry), input.path + ":" + entry->name};
 }
@@ -150,9 +150,10 @@ class FaEngine : public Engine {
   std::vector<std::string> container_notes(const EngineInput& input) const override {
     const EaLib lib(container(input), input.path);
     if (lib.has_terminator()) return {};
-    return {fmt::format("{} has no directory terminator; its last member runs to the end of the "
-                        "file",
-                        input.path)};
+    return {
+        fmt::format("{} has no directory terminator; its last member runs to the end of the "
+                    "file",
+                    input.path)};
   }
 
   std::string variants_help() const override {

@@ -63,7 +63,9 @@ class Rng {
       if (r >= reject_under) return r % n;
     }
   }
-  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<uint64_t>(hi - lo) + 1)); }
+  int range(int lo, int hi) {
+    return lo + static_cast<int>(below(static_cast<uint64_t>(hi - lo) + 1));
+  }
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
   double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
   bool chance(double p) { return unit() < p; }
@@ -111,7 +113,9 @@ double portable_sin(double x) {
   }
   return sum;
 }
-double portable_cos(double x) { return portable_sin(x + kPi / 2); }
+double portable_cos(double x) {
+  return portable_sin(x + kPi / 2);
+}
 
 using V3 = std::array<int16_t, 3>;
 using Corners = std::vector<uint16_t>;
@@ -122,24 +126,24 @@ int16_t coord(double v) {
 
 // How a part's faces are encoded: the content/layout flags of seed 000's Face format.
 struct FaceStyle {
-  uint8_t content = 0;  // 0x40 normal+centre, 0x04 texcoords, 0x02 fill, others unknown bits
-  uint8_t layout = 0;   // 0x01 byte texcoords, 0x08 unknown (0x02/0x04 are decided per face)
-  bool byte_centre = false;  // use i8 centres where the centre fits
-  bool wide_indices = false; // u16 indices even where bytes would do
+  uint8_t content = 0;        // 0x40 normal+centre, 0x04 texcoords, 0x02 fill, others unknown bits
+  uint8_t layout = 0;         // 0x01 byte texcoords, 0x08 unknown (0x02/0x04 are decided per face)
+  bool byte_centre = false;   // use i8 centres where the centre fits
+  bool wide_indices = false;  // u16 indices even where bytes would do
   uint8_t color = 0;
   uint8_t shadow = 0;
 };
 
 // One lofted component: rings of `segs` vertices along `axis`.
 struct Part {
-  int axis = 1;                        // 0 x, 1 y, 2 z
+  int axis = 1;  // 0 x, 1 y, 2 z
   std::array<double, 3> centre{};
   double length = 100;
   double radius = 10;
-  double squash_u = 1, squash_w = 1;   // cross-section scale on axes axis+1, axis+2
-  int profile = 0;                     // 0 bulge, 1 taper, 2 straight
-  double weight = 1;                   // share of the vertex budget
-  int segs0 = 8;                       // segments in the finest LOD
+  double squash_u = 1, squash_w = 1;  // cross-section scale on axes axis+1, axis+2
+  int profile = 0;                    // 0 bulge, 1 taper, 2 straight
+  double weight = 1;                  // share of the vertex budget
+  int segs0 = 8;                      // segments in the finest LOD
   bool caps = true;
   FaceStyle style;
 };
@@ -170,7 +174,8 @@ Mesh loft(const Part& p, int rings, int segs, double phase) {
   }
   auto at = [segs](int ring, int seg) { return static_cast<uint16_t>(ring * segs + seg % segs); };
   for (int i = 0; i + 1 < rings; ++i)
-    for (int j = 0; j < segs; ++j) m.faces.push_back({at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)});
+    for (int j = 0; j < segs; ++j)
+      m.faces.push_back({at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)});
   if (p.caps && segs <= 12) {
     Corners front, back;
     for (int j = segs - 1; j >= 0; --j) front.push_back(at(0, j));
@@ -185,9 +190,12 @@ enum class Kind { kAircraft, kGround, kProp };
 
 const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::kAircraft: return "aircraft";
-    case Kind::kGround: return "ground object";
-    case Kind::kProp: return "small prop";
+    case Kind::kAircraft:
+      return "aircraft";
+    case Kind::kGround:
+      return "ground object";
+    case Kind::kProp:
+      return "small prop";
   }
   return "?";
 }
@@ -195,9 +203,9 @@ const char* kind_name(Kind k) {
 // One x86 guard: `cmp [input], imm8` + a conditional jump over the re-entry and its arm.
 struct Guard {
   std::string input;
-  std::string cmp;   // x86 text up to and including the immediate
+  std::string cmp;  // x86 text up to and including the immediate
   uint8_t jcc = 0x75;
-  int arms = 1;      // Unmask calls in the arm
+  int arms = 1;  // Unmask calls in the arm
 };
 
 // ---- the text being written --------------------------------------------------------------------
@@ -292,7 +300,8 @@ class Generator {
     int threshold = rng_.range(40, 160);
     for (int k = 0; k < lods_; ++k) {
       thresholds_.push_back(threshold);
-      threshold = std::max(1, std::min(threshold - 1, static_cast<int>(threshold * rng_.uniform(0.3, 0.6))));
+      threshold = std::max(
+          1, std::min(threshold - 1, static_cast<int>(threshold * rng_.uniform(0.3, 0.6))));
     }
     double f = 1.0;
     for (int k = 0; k < lods_; ++k) {
@@ -343,7 +352,8 @@ class Generator {
       }
     }
     for (const auto& g : guards_)
-      if (std::find(imports_.begin(), imports_.end(), g.input) == imports_.end()) imports_.push_back(g.input);
+      if (std::find(imports_.begin(), imports_.end(), g.input) == imports_.end())
+        imports_.push_back(g.input);
     imports_.push_back("do_start_interp");
   }
 
@@ -371,8 +381,8 @@ class Generator {
 
   // -- parts -----------------------------------------------------------------------------------
 
-  Part make_part(int axis, std::array<double, 3> centre, double length, double radius, double su, double sw,
-                 int profile, double weight, int segs0) {
+  Part make_part(int axis, std::array<double, 3> centre, double length, double radius, double su,
+                 double sw, int profile, double weight, int segs0) {
     Part p;
     p.axis = axis;
     p.centre = centre;
@@ -393,9 +403,10 @@ class Generator {
       case Kind::kAircraft: {
         const double len = rng_.uniform(300, 1400);
         const double fr = len * rng_.uniform(0.06, 0.1);
-        parts_.push_back(make_part(1, {0, 0, 0}, len, fr, 1, rng_.uniform(0.8, 1.1), 0, 4.0, rng_.range(8, 12)));
-        parts_.push_back(make_part(1, {0, len * 0.25, fr * 0.8}, len * 0.15, fr * 0.5, 0.8, 0.6, 0, 1.0,
-                                   rng_.range(6, 8)));
+        parts_.push_back(
+            make_part(1, {0, 0, 0}, len, fr, 1, rng_.uniform(0.8, 1.1), 0, 4.0, rng_.range(8, 12)));
+        parts_.push_back(make_part(1, {0, len * 0.25, fr * 0.8}, len * 0.15, fr * 0.5, 0.8, 0.6, 0,
+                                   1.0, rng_.range(6, 8)));
         const double half_span = len * rng_.uniform(0.3, 0.55);
         const double chord = len * rng_.uniform(0.1, 0.18);
         const double wing_y = len * rng_.uniform(-0.1, 0.05);
@@ -403,17 +414,18 @@ class Generator {
         const double thick = rng_.uniform(0.08, 0.15);
         const int wing_segs = rng_.range(6, 10);
         for (double side : {-1.0, 1.0})
-          parts_.push_back(make_part(0, {side * (fr + half_span / 2), wing_y, wing_z}, half_span, chord, 1, thick, 1,
-                                     2.0, wing_segs));
+          parts_.push_back(make_part(0, {side * (fr + half_span / 2), wing_y, wing_z}, half_span,
+                                     chord, 1, thick, 1, 2.0, wing_segs));
         const double tail = len * rng_.uniform(0.12, 0.2);
         for (double side : {-1.0, 1.0})
-          parts_.push_back(make_part(0, {side * (fr * 0.6 + tail / 2), -len * 0.42, fr * 0.2}, tail, chord * 0.5, 1,
-                                     thick, 1, 0.8, 6));
+          parts_.push_back(make_part(0, {side * (fr * 0.6 + tail / 2), -len * 0.42, fr * 0.2}, tail,
+                                     chord * 0.5, 1, thick, 1, 0.8, 6));
         const int fins = rng_.chance(0.3) ? 2 : 1;
         const double fin = len * rng_.uniform(0.12, 0.2);
         for (int i = 0; i < fins; ++i) {
           const double x = fins == 1 ? 0.0 : (i ? fr * 0.6 : -fr * 0.6);
-          parts_.push_back(make_part(2, {x, -len * 0.4, fr * 0.8 + fin / 2}, fin, chord * 0.6, thick, 1, 1, 0.8, 6));
+          parts_.push_back(make_part(2, {x, -len * 0.4, fr * 0.8 + fin / 2}, fin, chord * 0.6,
+                                     thick, 1, 1, 0.8, 6));
         }
         const int stores = static_cast<int>(rng_.weighted({40, 40, 20}));
         for (int s = 0; s < stores; ++s) {
@@ -431,8 +443,8 @@ class Generator {
         const double len = rng_.uniform(200, 6000);
         const int axis = rng_.chance(0.6) ? 1 : 0;
         const double r = len * rng_.uniform(0.1, 0.3);
-        parts_.push_back(make_part(axis, {0, 0, 0}, len, r, 1, rng_.uniform(0.3, 1.0), rng_.chance(0.5) ? 2 : 0,
-                                   3.0, rng_.range(4, 8)));
+        parts_.push_back(make_part(axis, {0, 0, 0}, len, r, 1, rng_.uniform(0.3, 1.0),
+                                   rng_.chance(0.5) ? 2 : 0, 3.0, rng_.range(4, 8)));
         const int extras = rng_.range(1, 5);
         for (int i = 0; i < extras; ++i) {
           const double l = len * rng_.uniform(0.1, 0.4);
@@ -441,17 +453,19 @@ class Generator {
           std::array<double, 3> c{0, 0, 0};
           c[axis] = len * rng_.uniform(-0.35, 0.35);
           c[2] = ax == 2 ? r * 0.5 + l / 2 : r * 0.6;
-          parts_.push_back(make_part(ax, c, l, er, 1, 1, static_cast<int>(rng_.below(3)), rng_.uniform(0.5, 1.5),
-                                     rng_.range(4, 8)));
+          parts_.push_back(make_part(ax, c, l, er, 1, 1, static_cast<int>(rng_.below(3)),
+                                     rng_.uniform(0.5, 1.5), rng_.range(4, 8)));
         }
         size_ = len;
         break;
       }
       case Kind::kProp: {
         const double h = rng_.uniform(40, 400);
-        parts_.push_back(make_part(2, {0, 0, h * 0.25}, h * 0.5, h * 0.06, 1, 1, 2, 1.0, rng_.range(4, 6)));
+        parts_.push_back(
+            make_part(2, {0, 0, h * 0.25}, h * 0.5, h * 0.06, 1, 1, 2, 1.0, rng_.range(4, 6)));
         if (rng_.chance(0.7))
-          parts_.push_back(make_part(2, {0, 0, h * 0.7}, h * 0.6, h * 0.3, 1, 1, 0, 2.0, rng_.range(5, 8)));
+          parts_.push_back(
+              make_part(2, {0, 0, h * 0.7}, h * 0.6, h * 0.3, 1, 1, 0, 2.0, rng_.range(5, 8)));
         size_ = h;
         break;
       }
@@ -486,23 +500,38 @@ class Generator {
     const uint32_t operands = info->fixed_size - (info->word_magic ? 2u : 1u);
     std::string raw;
     for (uint32_t i = 0; i < operands; ++i) {
-      const uint8_t b = i < preferred.size() ? preferred[i] : static_cast<uint8_t>(rng_.chance(0.6) ? 0 : rng_.below(256));
+      const uint8_t b = i < preferred.size()
+                            ? preferred[i]
+                            : static_cast<uint8_t>(rng_.chance(0.6) ? 0 : rng_.below(256));
       raw += fmt::format("{:02x}", b);
     }
-    code_.op(raw.empty() ? std::string(info->mnemonic) : fmt::format("{} raw={}", info->mnemonic, raw),
-             info->fixed_size);
+    code_.op(
+        raw.empty() ? std::string(info->mnemonic) : fmt::format("{} raw={}", info->mnemonic, raw),
+        info->fixed_size);
   }
 
   // A render-state opcode of the untraced family, now and then.
   void maybe_render_state(double p) {
     if (!rng_.chance(p)) return;
     switch (rng_.weighted({30, 25, 20, 10, 10, 5})) {
-      case 0: untraced(0x44, {static_cast<uint8_t>(rng_.range(0, 2)), 0}); break;      // do_setcoarse
-      case 1: untraced(0xDA, {static_cast<uint8_t>(rng_.range(0, 0x20)), 0}); break;   // do_setlight
-      case 2: untraced(0xB8, {0, 0}); break;                                           // do_no_overlap
-      case 3: untraced(0x46); break;                                                    // do_force_no_pmap
-      case 4: untraced(0xB2); break;                                                    // do_use_terrain_detail
-      default: untraced(0xEE); break;                                                   // do_brush_trans
+      case 0:
+        untraced(0x44, {static_cast<uint8_t>(rng_.range(0, 2)), 0});
+        break;  // do_setcoarse
+      case 1:
+        untraced(0xDA, {static_cast<uint8_t>(rng_.range(0, 0x20)), 0});
+        break;  // do_setlight
+      case 2:
+        untraced(0xB8, {0, 0});
+        break;  // do_no_overlap
+      case 3:
+        untraced(0x46);
+        break;  // do_force_no_pmap
+      case 4:
+        untraced(0xB2);
+        break;  // do_use_terrain_detail
+      default:
+        untraced(0xEE);
+        break;  // do_brush_trans
     }
   }
 
@@ -513,8 +542,9 @@ class Generator {
       code_.vertex(verts[i]);
       pool[first_slot + i] = verts[i];
       for (int a = 0; a < 3; ++a) max_abs_[a] = std::max(max_abs_[a], std::abs(int{verts[i][a]}));
-      const double norm = std::sqrt(double(verts[i][0]) * verts[i][0] + double(verts[i][1]) * verts[i][1] +
-                                    double(verts[i][2]) * verts[i][2]);
+      const double norm =
+          std::sqrt(double(verts[i][0]) * verts[i][0] + double(verts[i][1]) * verts[i][1] +
+                    double(verts[i][2]) * verts[i][2]);
       max_norm_ = std::max(max_norm_, norm);
     }
     vertices_ += static_cast<uint32_t>(verts.size());
@@ -525,7 +555,8 @@ class Generator {
     return static_cast<uint8_t>(std::clamp<long>(std::lround((v / span + 0.5) * 255), 0, 255));
   }
 
-  void face(const FaceStyle& style, const Corners& slots, const std::vector<V3>& pool, uint8_t color) {
+  void face(const FaceStyle& style, const Corners& slots, const std::vector<V3>& pool,
+            uint8_t color) {
     uint8_t layout = style.layout;
     const bool wide = style.wide_indices ||
                       std::any_of(slots.begin(), slots.end(), [](uint16_t s) { return s > 255; });
@@ -539,7 +570,8 @@ class Generator {
       const V3& c = pool[slots[2]];
       const double e1[3] = {double(b[0] - a[0]), double(b[1] - a[1]), double(b[2] - a[2])};
       const double e2[3] = {double(c[0] - a[0]), double(c[1] - a[1]), double(c[2] - a[2])};
-      double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+      double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                     e1[0] * e2[1] - e1[1] * e2[0]};
       const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
       if (len > 0) {
         for (double& v : n) v = v / len * 32765.0;
@@ -550,10 +582,11 @@ class Generator {
       std::array<long, 3> centre{};
       for (uint16_t s : slots)
         for (int i = 0; i < 3; ++i) centre[i] += pool[s][i];
-      for (auto& v : centre) v = std::lround(static_cast<double>(v) / static_cast<double>(slots.size()));
-      const bool byte_centre = style.byte_centre && std::all_of(centre.begin(), centre.end(), [](long v) {
-                                 return v >= -128 && v <= 127;
-                               });
+      for (auto& v : centre)
+        v = std::lround(static_cast<double>(v) / static_cast<double>(slots.size()));
+      const bool byte_centre =
+          style.byte_centre &&
+          std::all_of(centre.begin(), centre.end(), [](long v) { return v >= -128 && v <= 127; });
       if (byte_centre) layout |= 0x02;
       size += 6 + (byte_centre ? 3 : 6);
       extra = fmt::format(" normal={},{},{} center={},{},{}", std::lround(n[0]), std::lround(n[1]),
@@ -562,8 +595,8 @@ class Generator {
     std::string idx;
     for (size_t i = 0; i < slots.size(); ++i) idx += fmt::format("{}{}", i ? "," : "", slots[i]);
     size += static_cast<uint32_t>(slots.size()) * (wide ? 2 : 1);
-    text = fmt::format("Face content=0x{:02x} layout=0x{:02x} color=0x{:02x} shadow={}{} idx={}", style.content,
-                       layout, color, style.shadow, extra, idx);
+    text = fmt::format("Face content=0x{:02x} layout=0x{:02x} color=0x{:02x} shadow={}{} idx={}",
+                       style.content, layout, color, style.shadow, extra, idx);
     if (style.content & 0x04) {
       const bool byte_tc = layout & 0x01;
       std::string uv;
@@ -580,7 +613,8 @@ class Generator {
 
   void faces(const FaceStyle& style, const Mesh& mesh, uint32_t base, const std::vector<V3>& pool,
              size_t first = 0, size_t count = SIZE_MAX) {
-    const size_t end = std::min(mesh.faces.size(), first > SIZE_MAX - count ? SIZE_MAX : first + count);
+    const size_t end =
+        std::min(mesh.faces.size(), first > SIZE_MAX - count ? SIZE_MAX : first + count);
     for (size_t f = first; f < end; ++f) {
       Corners slots;
       for (uint16_t i : mesh.faces[f]) slots.push_back(static_cast<uint16_t>(base + i));
@@ -596,8 +630,8 @@ class Generator {
     const std::string b = label("body");
     const std::string j = label("past");
     if (xform) {
-      code_.op(fmt::format("XformUnmask t={},{},{} a=0,{},0 call=@{}", rng_.range(-40, 40), rng_.range(-40, 40),
-                           rng_.range(-20, 20), rng_.range(-2048, 2048), b),
+      code_.op(fmt::format("XformUnmask t={},{},{} a=0,{},0 call=@{}", rng_.range(-40, 40),
+                           rng_.range(-40, 40), rng_.range(-20, 20), rng_.range(-2048, 2048), b),
                16);
     } else {
       code_.op("Unmask @" + b, 4);
@@ -632,9 +666,10 @@ class Generator {
       const std::string a = label("near");
       const std::string b = label("far");
       static const std::vector<int> kFields = {0x0e, 0x10, 0x22, 0x2c, 0x3c, 0x48};
-      code_.op(fmt::format("OrderField field=0x{:x} cmp=0x{:x} call=@{} continue=@{} then=ShortJump:@{}",
-                           rng_.pick(kFields), rng_.range(0, 8), a, b, b),
-               13);
+      code_.op(
+          fmt::format("OrderField field=0x{:x} cmp=0x{:x} call=@{} continue=@{} then=ShortJump:@{}",
+                      rng_.pick(kFields), rng_.range(0, 8), a, b, b),
+          13);
       code_.label(a);
       first();
       code_.op("ShortEOF", 1);
@@ -653,7 +688,8 @@ class Generator {
       const std::string a = label("side");
       const std::string c = label("front");
       const size_t kind = rng_.weighted({40, 20, 25, 15});
-      const char* mnemonic = std::array{"OrderPlane", "OrderPlaneYZ", "OrderPlaneXZ", "OrderPlaneXY"}[kind];
+      const char* mnemonic =
+          std::array{"OrderPlane", "OrderPlaneYZ", "OrderPlaneXZ", "OrderPlaneXY"}[kind];
       const int words = kind == 0 ? 6 : 4;
       std::string plane;
       for (int i = 0; i < words; ++i) {
@@ -662,7 +698,8 @@ class Generator {
       }
       const uint32_t base = kind == 0 ? 18 : 14;
       if (rng_.chance(0.6)) {
-        code_.op(fmt::format("{} plane={} call=@{} then=ShortJump:@{}", mnemonic, plane, a, c), base + 3);
+        code_.op(fmt::format("{} plane={} call=@{} then=ShortJump:@{}", mnemonic, plane, a, c),
+                 base + 3);
       } else {
         code_.op(fmt::format("{} plane={} call=@{}", mnemonic, plane, a), base);
       }
@@ -677,8 +714,8 @@ class Generator {
 
   // A frame table: every frame pushes its own variant of a small part (or recolours existing
   // faces) and jumps to the common join.
-  void frame_table(uint32_t base, std::vector<V3>& pool, const Mesh& colour_source, uint32_t colour_base,
-                   uint32_t& pool_end) {
+  void frame_table(uint32_t base, std::vector<V3>& pool, const Mesh& colour_source,
+                   uint32_t colour_base, uint32_t& pool_end) {
     const int frames = rng_.range(2, 8);
     std::vector<std::string> names;
     for (int i = 0; i < frames; ++i) names.push_back(label("frame"));
@@ -699,7 +736,8 @@ class Generator {
       blade.style = draw_style();
     }
     const int segs = rng_.range(3, 6);
-    const size_t recolour = std::min<size_t>(colour_source.faces.size(), static_cast<size_t>(rng_.range(2, 10)));
+    const size_t recolour =
+        std::min<size_t>(colour_source.faces.size(), static_cast<size_t>(rng_.range(2, 10)));
     for (int i = 0; i < frames; ++i) {
       code_.label(names[static_cast<size_t>(i)]);
       if (animated) {
@@ -752,7 +790,8 @@ class Generator {
         code_.label(f);
         Part p;
         p.axis = rng_.chance(0.5) ? 2 : static_cast<int>(rng_.below(3));
-        p.centre = {size_ * rng_.uniform(-0.25, 0.25), size_ * rng_.uniform(-0.3, 0.3), -size_ * rng_.uniform(0, 0.1)};
+        p.centre = {size_ * rng_.uniform(-0.25, 0.25), size_ * rng_.uniform(-0.3, 0.3),
+                    -size_ * rng_.uniform(0, 0.1)};
         p.length = size_ * rng_.uniform(0.04, 0.12);
         p.radius = size_ * rng_.uniform(0.01, 0.03);
         p.profile = 2;
@@ -774,7 +813,9 @@ class Generator {
     const std::string next = k + 1 < lods_ ? fmt::format("lod{}", k + 1) : "lodjoin";
     const int size = std::clamp(static_cast<int>(radius_guess()), 1, 65535);
     if (k + 1 < lods_ || cutoff_)
-      code_.op(fmt::format("JumpToLOD @{} size={} threshold={}", next, size, thresholds_[static_cast<size_t>(k)]), 8);
+      code_.op(fmt::format("JumpToLOD @{} size={} threshold={}", next, size,
+                           thresholds_[static_cast<size_t>(k)]),
+               8);
     maybe_render_state(0.25);
     if (k == 0 && rng_.chance(0.15)) untraced(0x78);  // BBoxCull, operands untraced
 
@@ -785,7 +826,8 @@ class Generator {
     // Vertex buffers: consecutive parts share a buffer now and then.
     size_t i = 0;
     while (i < meshes.size()) {
-      const size_t group = std::min(meshes.size() - i, static_cast<size_t>(rng_.weighted({60, 30, 10}) + 1));
+      const size_t group =
+          std::min(meshes.size() - i, static_cast<size_t>(rng_.weighted({60, 30, 10}) + 1));
       std::vector<V3> verts;
       for (size_t g = i; g < i + group; ++g) {
         bases.push_back(slot + static_cast<uint32_t>(verts.size()));
@@ -799,8 +841,9 @@ class Generator {
     if (k == 0 && rng_.chance(0.3)) {
       const int n = rng_.range(1, 6);
       for (int v = 0; v < n; ++v)
-        code_.op(fmt::format("VertexInfo index={} color=0x{:02x} normal={},{},{}", rng_.below(pool_end),
-                             rng_.range(0, 255), rng_.range(-127, 127), rng_.range(-127, 127), rng_.range(-127, 127)),
+        code_.op(fmt::format("VertexInfo index={} color=0x{:02x} normal={},{},{}",
+                             rng_.below(pool_end), rng_.range(0, 255), rng_.range(-127, 127),
+                             rng_.range(-127, 127), rng_.range(-127, 127)),
                  7);
     }
     // Faces, part by part: directly, in an Unmask fragment, or behind a draw-order selector.
@@ -808,13 +851,17 @@ class Generator {
       const Part& part = *meshes[p].first;
       const Mesh& mesh = meshes[p].second;
       const uint32_t base = bases[p];
-      const size_t choice = p == 0 ? 0
+      const size_t choice = p == 0   ? 0
                             : k == 0 ? rng_.weighted({55, 18, 12, 12, 3})
                                      : rng_.weighted({85, 15, 0, 0, 0});
       auto draw = [&] { faces(part.style, mesh, base, pool); };
       switch (choice) {
-        case 1: unmask_fragment(draw, false); break;
-        case 4: unmask_fragment(draw, true); break;
+        case 1:
+          unmask_fragment(draw, false);
+          break;
+        case 4:
+          unmask_fragment(draw, true);
+          break;
         case 3:
           if (p + 1 < meshes.size()) {
             const Part& part2 = *meshes[p + 1].first;
@@ -868,7 +915,8 @@ class Generator {
     wreck.style = draw_style();
     wreck.style.color = static_cast<uint8_t>(rng_.range(0x10, 0x1F));  // dark
     const int segs = std::max(3, wreck.segs0 / 2);
-    const Mesh m = loft(wreck, std::max(2, static_cast<int>(vertex_budget_ * 0.15 / segs)), segs, 0.3);
+    const Mesh m =
+        loft(wreck, std::max(2, static_cast<int>(vertex_budget_ * 0.15 / segs)), segs, 0.3);
     vertex_buffer(0, m.verts, pool);
     faces(wreck.style, m, 0, pool);
   }
@@ -877,11 +925,13 @@ class Generator {
 
   void emit_body() {
     code_.op("PtrToObjEnd @end", 4);
-    code_.op(fmt::format("SourceName \"{}.asm\"", name_), 3 + static_cast<uint32_t>(name_.size()) + 4);
+    code_.op(fmt::format("SourceName \"{}.asm\"", name_),
+             3 + static_cast<uint32_t>(name_.size()) + 4);
     if (rng_.chance(0.5)) untraced(0xB8, {0, 0});
     if (has_texture_) {
       std::string tex = "_";
-      for (char c : name_) tex.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+      for (char c : name_)
+        tex.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
       tex += ".PIC";
       code_.op(fmt::format("TextureFile \"{}\"", tex), 16);
       if (rng_.chance(0.05)) code_.op("TextureIndex 0", 4);
@@ -910,21 +960,23 @@ class Generator {
       ext_norm += double(ext[a]) * ext[a];
     }
     ext_norm = std::sqrt(ext_norm);
-    const int radius = std::clamp(static_cast<int>(std::lround(max_norm_ + (ext_norm - max_norm_) * rng_.unit())), 10,
-                                  32767);
+    const int radius = std::clamp(
+        static_cast<int>(std::lround(max_norm_ + (ext_norm - max_norm_) * rng_.unit())), 10, 32767);
     int radius_world = 0;
     if (kind_ == Kind::kGround) {
-      const double world = radius * std::ldexp(1.0, scale_ - 8) * (rng_.chance(0.7) ? 1.0 : rng_.uniform(1.4, 4.8));
+      const double world =
+          radius * std::ldexp(1.0, scale_ - 8) * (rng_.chance(0.7) ? 1.0 : rng_.uniform(1.4, 4.8));
       if (world <= 32767) radius_world = static_cast<int>(std::lround(world));
     }
     std::string out = fmt::format(
-        "; shapevm gen fa: seed {} shape {} ({}, {}): {} LOD blocks, {} vertices, {} faces, {} x86 selectors, "
+        "; shapevm gen fa: seed {} shape {} ({}, {}): {} LOD blocks, {} vertices, {} faces, {} x86 "
+        "selectors, "
         "EndObject at 0x{:04x}\n",
-        seed_, index_, generated_shape_stem(index_), kind_name(kind_), lods_, vertices_, faces_, guards_.size(),
-        end_offset_);
+        seed_, index_, generated_shape_stem(index_), kind_name(kind_), lods_, vertices_, faces_,
+        guards_.size(), end_offset_);
     for (const auto& imp : imports_) out += ".import " + imp + "\n";
-    out += fmt::format(".header radius_world={} radius={} scale={} extents={},{},{}\n", radius_world, radius, scale_,
-                       ext[0], ext[1], ext[2]);
+    out += fmt::format(".header radius_world={} radius={} scale={} extents={},{},{}\n",
+                       radius_world, radius, scale_, ext[0], ext[1], ext[2]);
     out += code_.text();
     return out;
   }
@@ -963,7 +1015,9 @@ class Generator {
 
 }  // namespace
 
-std::string generated_shape_stem(uint32_t index) { return fmt::format("GEN{:05}", uint64_t{index} + 1); }
+std::string generated_shape_stem(uint32_t index) {
+  return fmt::format("GEN{:05}", uint64_t{index} + 1);
+}
 
 std::string generate_fa_shape(uint64_t seed, uint32_t index) {
   Rng rng(mix64(seed) ^ mix64(0x5348415045564D00ull + index));

@@ -92,7 +92,8 @@ nlohmann::json FaProgram::state_json(const StateRequest& state) const {
 
 RunOutcome FaProgram::run(const StateRequest& request, EventSink& sink, PauseHandler* pause) {
   RunState state = run_state_for(request);
-  const Dispatch dispatch = request.flag("switch-dispatch") ? Dispatch::kSwitch : Dispatch::kThreaded;
+  const Dispatch dispatch =
+      request.flag("switch-dispatch") ? Dispatch::kSwitch : Dispatch::kThreaded;
   RunResult r;
   if (pause == nullptr) {
     r = interp_->run(state, sink, dispatch);

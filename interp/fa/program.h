@@ -49,8 +49,8 @@ class FaProgram : public Program {
   std::unique_ptr<Interpreter> interp_;
   std::string palette_path_;
   std::string textures_path_;
-  std::optional<raster::Palette> palette_;    // read on first use
-  std::shared_ptr<FaTextures> textures_;      // opened on first use
+  std::optional<raster::Palette> palette_;  // read on first use
+  std::shared_ptr<FaTextures> textures_;    // opened on first use
 };
 
 }  // namespace shapevm::fa

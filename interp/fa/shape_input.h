@@ -2,11 +2,11 @@
 // "FA_2.LIB:A10.SH" (the part after the last ':' names the member, case-insensitively).
 #pragma once
 
-#include "interp/fa/shape.h"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "interp/fa/shape.h"
 
 namespace shapevm::fa {
 

@@ -75,9 +75,9 @@ std::vector<Knob> shape_knobs(
   const RunState defaults;
   for (const auto& imp : shape.image.imports) {
     if (imp.is_function || imp.name == "_v") continue;
-    Knob k = global(imp.name, INT64_MIN, INT64_MAX,
-                    X86Runner::default_import_value(imp.name, defaults),
-                    "An import the shape's x86 reads (its value in the sandbox)");
+    Knob k =
+        global(imp.name, INT64_MIN, INT64_MAX, X86Runner::default_import_value(imp.name, defaults),
+               "An import the shape's x86 reads (its value in the sandbox)");
     k.from_file = true;
     for (const auto& [name, values] : compared)
       if (name == imp.name) k.values = values;

@@ -17,8 +17,8 @@ namespace shapevm::fa {
 std::vector<Knob> engine_knobs();
 // engine_knobs() plus the shape's data imports (the x86 inputs such as _PLgearDown), each with
 // the values the articulation analysis found it compared against.
-std::vector<Knob> shape_knobs(const Shape& shape, const std::vector<std::pair<std::string,
-                              std::vector<int64_t>>>& compared);
+std::vector<Knob> shape_knobs(
+    const Shape& shape, const std::vector<std::pair<std::string, std::vector<int64_t>>>& compared);
 
 // The RunState a request stands for (scrh = the request's height unless --set scrh= says
 // otherwise). InputError on a malformed value.

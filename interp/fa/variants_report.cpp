@@ -62,7 +62,8 @@ VariantsReport variants_report(const VariantsRequest& request) {
   const auto world = shapes_to_draw(slots, object, DrawPass::kWorld);
   const auto graphics = shapes_to_draw(slots, object, DrawPass::kGraphics);
   std::unique_ptr<EaLib> lib;
-  if (request.container) lib = std::make_unique<EaLib>(request.container->bytes, request.container->path);
+  if (request.container)
+    lib = std::make_unique<EaLib>(request.container->bytes, request.container->path);
   VariantsReport out;
   auto present = [&](const std::string& name) -> std::optional<bool> {
     if (!lib || name.empty()) return std::nullopt;
@@ -76,9 +77,9 @@ VariantsReport variants_report(const VariantsRequest& request) {
     const auto p = present(*name);
     out.json["slots"][slot] = name->empty() ? nlohmann::json() : nlohmann::json(*name);
     if (p) out.json["in_lib"][slot] = *p;
-    out.text += fmt::format("{:<16} {}{}\n", fmt::format("slot {}", slot),
-                            name->empty() ? "-" : *name,
-                            p ? (*p ? "  (in the LIB)" : "  (MISSING from the LIB)") : "");
+    out.text +=
+        fmt::format("{:<16} {}{}\n", fmt::format("slot {}", slot), name->empty() ? "-" : *name,
+                    p ? (*p ? "  (in the LIB)" : "  (MISSING from the LIB)") : "");
   }
   out.json["world_pass"] = world;
   out.json["graphics_pass"] = graphics;

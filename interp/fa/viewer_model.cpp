@@ -19,8 +19,7 @@ StateRequest at_height(StateRequest r, int32_t height) {
 }  // namespace
 
 FaViewerModel::FaViewerModel(const Shape& shape, const StateRequest& opening,
-                             const WalkOptions& walk, RenderSetup render,
-                             double frames_per_second)
+                             const WalkOptions& walk, RenderSetup render, double frames_per_second)
     : shape_(shape),
       opening_(opening),
       base_(run_state_for(at_height(opening, 480))),
@@ -75,7 +74,8 @@ RunState FaViewerModel::run_state(const ViewerState& v, int32_t height) const {
   // The viewer's switch decides; a health word or _forceDestroyed from --set is dropped with it.
   s.destroyed = v.destroyed;
   s.force_destroyed = false;
-  s.effects = v.effects ? (s.effects | kEffectsForceFinestLod) : (s.effects & ~kEffectsForceFinestLod);
+  s.effects =
+      v.effects ? (s.effects | kEffectsForceFinestLod) : (s.effects & ~kEffectsForceFinestLod);
   s.camera = {v.camera.distance, v.camera.heading, v.camera.pitch};
   for (size_t i = 0; i < caps_.inputs.size() && i < v.inputs.size(); ++i) {
     const auto& in = caps_.inputs[i];

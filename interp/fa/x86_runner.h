@@ -32,15 +32,15 @@ inline constexpr uint32_t kX86StackBase = 0x00900000;
 inline constexpr uint32_t kX86StackSize = 0x10000;
 inline constexpr uint32_t kX86ExitBase = 0x00A00000;
 inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase + 0xF00;  // a block that just returns
-inline constexpr uint64_t kX86BlockBudget = 100'000;                   // instructions per block
-inline constexpr int kX86MaxHostCalls = 64;                            // function imports per block
+inline constexpr uint64_t kX86BlockBudget = 100'000;                  // instructions per block
+inline constexpr int kX86MaxHostCalls = 64;                           // function imports per block
 
 struct X86BlockResult {
   bool resumed = false;
   uint32_t resume_offset = 0;  // CODE offset where the bytecode continues
   uint64_t instructions = 0;   // counted only when tracing
   bool counted = false;
-  std::string reason;          // "do_start_interp", or why it stopped (with address and disassembly)
+  std::string reason;  // "do_start_interp", or why it stopped (with address and disassembly)
 };
 
 class X86Runner {

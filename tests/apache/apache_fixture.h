@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "interp/apache/archive.h"
+#include "interp/apache/assembler.h"
 #include "interp/apache/interpreter.h"
 #include "interp/apache/palette.h"
 #include "interp/apache/textures.h"
 #include "interp/common/events.h"
-#include "interp/apache/assembler.h"
 
 namespace shapevm::testing {
 

@@ -5,9 +5,9 @@
 
 #include <cstring>
 
-#include "interp/apache/session.h"
-#include "interp/apache/geometry.h"
 #include "core/input_error.h"
+#include "interp/apache/geometry.h"
+#include "interp/apache/session.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;

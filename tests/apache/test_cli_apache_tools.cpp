@@ -32,8 +32,9 @@ json request(int seq, const std::string& command, json arguments = json::object(
 
 TEST_CASE("cli apache: view --headless writes frames through the Apache viewer model") {
   ScratchDir dir;
-  const auto r = run_cli("view " + shell_quote(kTank) + " --headless --frames 3 --size 160x120 -o " +
-                         shell_quote((dir / "frames").string()));
+  const auto r =
+      run_cli("view " + shell_quote(kTank) + " --headless --frames 3 --size 160x120 -o " +
+              shell_quote((dir / "frames").string()));
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   CHECK(has(r.out, "3 frames"));
   const auto first = shapevm::raster::read_png(dir / "frames" / "frame_00000.png");
@@ -70,8 +71,8 @@ TEST_CASE("cli apache: debug --batch steps, steps back, breaks on an opcode and 
   CHECK(has(r.out, "record"));  // a register the Apache engine declares
   CHECK(has(r.out, "end of run"));
   // A --set name Apache does not declare is refused before the session starts.
-  const auto bad = run_cli("debug " + shell_quote(kTank) + " --set colour=3 --batch " +
-                           shell_quote(batch));
+  const auto bad =
+      run_cli("debug " + shell_quote(kTank) + " --set colour=3 --batch " + shell_quote(batch));
   CHECK(bad.exit_code == 2);
   CHECK(has(bad.err, "closest"));
 }
@@ -105,7 +106,9 @@ TEST_CASE("cli apache: the DAP server launches an Apache record and steps forwar
     REQUIRE(responses.count(seq) == 1);
     CHECK(responses[seq]["success"] == true);
   }
-  const auto line_of = [&](int seq) { return responses[seq]["body"]["stackFrames"][0]["line"].get<int>(); };
+  const auto line_of = [&](int seq) {
+    return responses[seq]["body"]["stackFrames"][0]["line"].get<int>();
+  };
   CHECK(line_of(8) < line_of(6));  // stepping back moved up the listing
   CHECK_FALSE(responses[9]["body"]["scopes"].empty());
 }

@@ -3,11 +3,11 @@
 // or run to a bounded end — never anything else (this suite also runs under ASan/UBSan).
 #include <doctest/doctest.h>
 
-#include "harness/frame_renderer.h"
-#include "interp/apache/interpreter.h"
 #include "core/input_error.h"
-#include "tests/apache/apache_fixture.h"
+#include "harness/frame_renderer.h"
 #include "interp/apache/generator.h"
+#include "interp/apache/interpreter.h"
+#include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;
 

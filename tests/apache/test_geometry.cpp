@@ -1,9 +1,9 @@
 // Vertex encodings, normals and attached models (AP-04..AP-09, AP-24).
 #include <doctest/doctest.h>
 
+#include "core/input_error.h"
 #include "interp/apache/geometry.h"
 #include "interp/apache/interpreter.h"
-#include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;

@@ -19,7 +19,8 @@ raster::Framebuffer render(const std::string& example, std::vector<Setting> opti
 }  // namespace
 
 TEST_CASE("golden frames: Apache state changes the frame (view side, animation, slot, LOD)") {
-  CHECK(render("building.apa:citblk", {}) != render("building.apa:citblk", {{"camera", "0,200,15"}}));
+  CHECK(render("building.apa:citblk", {}) !=
+        render("building.apa:citblk", {{"camera", "0,200,15"}}));
   const auto tank = render("vehicle.apa:tank", {});
   CHECK(tank != render("vehicle.apa:tank", {}, {"anim=0x23", "slot1=2"}));
   CHECK(tank != render("vehicle.apa:tank", {{"lod", "1"}}));

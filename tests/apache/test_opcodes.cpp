@@ -1,9 +1,9 @@
 // The packet table and instruction decoding (AP-17, AP-20..AP-23), through the one opcode table.
 #include <doctest/doctest.h>
 
+#include "core/input_error.h"
 #include "interp/apache/opcodes.h"
 #include "interp/apache/packets.h"
-#include "core/input_error.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;

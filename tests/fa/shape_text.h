@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "interp/fa/assembler.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
-#include "interp/fa/assembler.h"
 
 namespace shapevm::testing {
 

@@ -11,11 +11,11 @@
 #include <set>
 
 #include "interp/fa/articulation.h"
+#include "interp/fa/generator.h"
 #include "interp/fa/listing.h"
 #include "interp/fa/shape_info.h"
-#include "tests/fa/shape_text.h"
 #include "interp/fa/shape_input.h"
-#include "interp/fa/generator.h"
+#include "tests/fa/shape_text.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "interp/fa/articulation.h"
-#include "interp/fa/interpreter.h"
 #include "interp/fa/assembler.h"
-#include "interp/fa/shape_input.h"
 #include "interp/fa/generator.h"
+#include "interp/fa/interpreter.h"
+#include "interp/fa/shape_input.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;

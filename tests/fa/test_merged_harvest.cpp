@@ -10,9 +10,9 @@
 
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/interpreter.h"
+#include "interp/fa/shape_input.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
-#include "interp/fa/shape_input.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;

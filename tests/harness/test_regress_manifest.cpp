@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "core/input_error.h"
 #include "harness/regress_manifest.h"
 #include "harness/regress_runner.h"
-#include "core/input_error.h"
 
 using namespace shapevm;
 using harness::parse_manifest;

@@ -7,10 +7,10 @@
 #include <set>
 #include <sstream>
 
-#include "harness/regress_report.h"
-#include "harness/regress_runner.h"
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "harness/regress_report.h"
+#include "harness/regress_runner.h"
 #include "raster/diff_image.h"
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"

@@ -4,8 +4,8 @@
 // handlers by address or by name.
 #include <doctest/doctest.h>
 
-#include "harness/trace_diff.h"
 #include "core/input_error.h"
+#include "harness/trace_diff.h"
 
 using namespace shapevm;
 using harness::diff_traces;

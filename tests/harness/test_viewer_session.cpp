@@ -2,8 +2,8 @@
 // what each action does to the state, the frame clock, the counts taken from the event stream.
 #include <doctest/doctest.h>
 
-#include "harness/viewer_session.h"
 #include "core/input_error.h"
+#include "harness/viewer_session.h"
 #include "tests/tools/run_cli.h"
 
 using namespace shapevm;

@@ -10,8 +10,9 @@
 
 namespace shapevm::testing {
 
-inline StateRequest state_with(std::vector<Setting> options = {}, std::vector<std::string> sets = {},
-                               int width = 640, int height = 480) {
+inline StateRequest state_with(std::vector<Setting> options = {},
+                               std::vector<std::string> sets = {}, int width = 640,
+                               int height = 480) {
   StateRequest r;
   r.options = std::move(options);
   r.sets = std::move(sets);

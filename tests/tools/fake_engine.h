@@ -28,7 +28,9 @@ class FakeProgram : public Program {
 
   std::string_view engine() const override { return "fake"; }
   std::string source() const override { return source_; }
-  std::string summary() const override { return fmt::format("{}: {} triangles", source_, triangles()); }
+  std::string summary() const override {
+    return fmt::format("{}: {} triangles", source_, triangles());
+  }
   std::string info_text() const override {
     // A planted bug: a first triangle of colour 255 makes `info` fail the way a bug would.
     if (triangles() > 0 && bytes_[8] == 255) throw std::logic_error("fake engine bug");
@@ -113,7 +115,8 @@ class FakeProgram : public Program {
   static uint32_t offset(size_t i) { return static_cast<uint32_t>(8 + 7 * i); }
   static int tint(const StateRequest& state) {
     int t = 0;
-    for (const auto& a : state.sets) t = static_cast<int>(parse_integer(split_assignment(a).value, a, 0, 255));
+    for (const auto& a : state.sets)
+      t = static_cast<int>(parse_integer(split_assignment(a).value, a, 0, 255));
     return t;
   }
   RunOutcome end(EventSink& sink, RunOutcome out, uint32_t at) {
@@ -193,7 +196,8 @@ class FakeProgram : public Program {
     StateRequest request(const ViewerState& v, int32_t height) const {
       StateRequest r = opening_;
       r.height = height;
-      if (!v.inputs.empty() && v.inputs[0]) r.sets.push_back(fmt::format("tint={}", *v.inputs[0] + 1));
+      if (!v.inputs.empty() && v.inputs[0])
+        r.sets.push_back(fmt::format("tint={}", *v.inputs[0] + 1));
       return r;
     }
     FakeProgram& p_;
@@ -213,7 +217,9 @@ class FakeEngine : public Engine {
   bool recognises(std::span<const uint8_t> bytes) const override {
     return bytes.size() >= 8 && std::memcmp(bytes.data(), "FAKESHP1", 8) == 0;
   }
-  std::vector<Knob> knobs() const override { return FakeProgram({'F','A','K','E','S','H','P','1'}, "").knobs(); }
+  std::vector<Knob> knobs() const override {
+    return FakeProgram({'F', 'A', 'K', 'E', 'S', 'H', 'P', '1'}, "").knobs();
+  }
   std::unique_ptr<Program> open(const EngineInput& input, const OpenOptions&) const override {
     if (input.member) throw InputError(input.spec, "a fake file has no members");
     return std::make_unique<FakeProgram>(input.bytes, input.path);

@@ -2,7 +2,6 @@
 // name), state options checked against what the engine declares, `check` round trips, `lib` on
 // any engine's containers, and the exit code of an internal error kept apart from bad input.
 #include <doctest/doctest.h>
-
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -58,8 +57,8 @@ TEST_CASE("cli engines: --set names the engine does not declare are errors with 
 
 TEST_CASE("cli engines: check rewrites a file with the engine's writer and compares") {
   ScratchDir dir;
-  const auto same = run_cli("check " + shell_quote(kJet) + " -o " +
-                            shell_quote((dir / "again.SH").string()));
+  const auto same =
+      run_cli("check " + shell_quote(kJet) + " -o " + shell_quote((dir / "again.SH").string()));
   CHECK_MESSAGE(same.exit_code == 0, same.err);
   CHECK(has(same.out, "identical"));
   CHECK(shapevm::read_file(dir / "again.SH") == shapevm::read_file(kJet));

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "core/file_io.h"
+#include "interp/fa/assembler.h"
+#include "interp/fa/generator.h"
 #include "interp/fa/instruction.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/listing.h"
@@ -23,8 +25,6 @@
 #include "interp/fa/walker.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/tools/run_cli.h"
-#include "interp/fa/assembler.h"
-#include "interp/fa/generator.h"
 
 using namespace shapevm;
 

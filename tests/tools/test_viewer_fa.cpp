@@ -1,17 +1,17 @@
-// The viewer's FA model (interp/fa/viewer_model.*) under the engine-neutral session: every knob reaches
-// the FA run state and changes the frame the way the traced facts say.
+// The viewer's FA model (interp/fa/viewer_model.*) under the engine-neutral session: every knob
+// reaches the FA run state and changes the frame the way the traced facts say.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "harness/frame_renderer.h"
 #include "harness/viewer_session.h"
 #include "interp/fa/assumptions.h"
-#include "tests/tools/run_cli.h"
-#include "harness/frame_renderer.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/shape_input.h"
 #include "interp/fa/viewer_model.h"
+#include "tests/tools/run_cli.h"
 
 using namespace shapevm;
 using harness::ViewerAction;
