@@ -58,6 +58,12 @@ void TraceWriter::on_op(const OpEvent& e) {
   if (!e.handler.empty()) fmt::format_to(it, R"(,"symbol":"{}")", e.handler);
   fmt::format_to(it, R"(,"depth":{})", e.depth);
   if (e.untraced) fmt::format_to(it, R"(,"untraced":true)");
+  if (!e.fields.empty()) {
+    fmt::format_to(it, R"(,"fields":{{)");
+    for (size_t i = 0; i < e.fields.size(); ++i)
+      fmt::format_to(it, R"({}"{}":{})", i ? "," : "", e.fields[i].name, e.fields[i].value);
+    buf_.push_back('}');
+  }
   buf_.push_back('}');
   line();
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "interp/common/events.h"
+#include "interp/common/export_scene.h"
 #include "interp/common/pause.h"
 #include "interp/common/render_setup.h"
 #include "interp/common/state.h"
@@ -89,6 +90,11 @@ class Program {
   virtual RenderSetup render_setup(int width, int height) = 0;
   // Model units per exported OBJ unit (FA: the header's scale, so the OBJ is in feet).
   virtual double export_scale() const { return 1.0; }
+  // What `export` writes for `state` (interp/common/export_scene.h): engines whose models have
+  // parts build it; nullopt (the default) exports the faces a run for `state` draws, as one node.
+  virtual std::optional<ExportScene> export_scene(const StateRequest& /*state*/) {
+    return std::nullopt;
+  }
   // The background index the bundled examples and golden frames use.
   virtual uint8_t example_background() const { return 0; }
   // The viewer's model, opening in `opening` (the command line's state).

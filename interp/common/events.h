@@ -14,6 +14,13 @@
 
 namespace shapevm {
 
+// A value an engine names on an executed step (Starlancer's chunk requests: "tag", "hit",
+// "cursor_before", ...); the trace writes them under "fields", in order.
+struct EventField {
+  std::string_view name;
+  int64_t value = 0;
+};
+
 struct OpEvent {
   std::string_view engine;
   uint32_t offset = 0;  // where the opcode starts
@@ -24,6 +31,7 @@ struct OpEvent {
   uint32_t handler_address = 0;  // 0 if unknown
   uint32_t depth = 0;            // call depth
   bool untraced = false;         // semantics unknown: executed as "skip"
+  std::span<const EventField> fields;  // the step's own values, owned by the interpreter
 };
 
 struct BranchEvent {
