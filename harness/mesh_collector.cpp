@@ -61,4 +61,29 @@ std::string MeshCollector::to_obj(
   return out;
 }
 
+ExportScene MeshCollector::to_scene(std::string name, double scale,
+                                    const std::map<std::string, std::array<int, 2>>& texture_sizes,
+                                    const raster::Palette& palette) const {
+  ExportScene scene;
+  scene.name = std::move(name);
+  scene.scale = scale;
+  scene.palette = palette;
+  ExportNode& node = scene.nodes.emplace_back();
+  node.name = scene.name;
+  for (const auto& v : vertices_)
+    node.positions.push_back({double(v[0]), double(v[1]), double(v[2])});
+  for (const auto& f : faces_) {
+    ExportFace& out = node.faces.emplace_back();
+    out.corners = f.vertices;
+    out.color = f.color;
+    out.material = f.texture;
+    out.line = f.vertices.size() == 2;
+    auto it = texture_sizes.find(f.texture);
+    if (it == texture_sizes.end() || it->second[0] <= 0 || it->second[1] <= 0) continue;
+    for (const auto& t : f.texcoords)
+      out.texcoords.push_back({double(t[0]) / it->second[0], double(t[1]) / it->second[1]});
+  }
+  return scene;
+}
+
 }  // namespace shapevm::harness

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interp/common/events.h"
+#include "interp/common/export_scene.h"
 
 namespace shapevm::harness {
 
@@ -33,6 +34,12 @@ class MeshCollector : public EventSink {
   // (v flipped for the usual bottom-left origin); otherwise written in texel units.
   std::string to_obj(double scale,
                      const std::map<std::string, std::array<int, 2>>& texture_sizes = {}) const;
+
+  // The same faces as an export scene of one node (for glTF): texture coordinates normalised by
+  // the texture's size where known (dropped where not), two-corner faces as lines.
+  ExportScene to_scene(std::string name, double scale,
+                       const std::map<std::string, std::array<int, 2>>& texture_sizes,
+                       const raster::Palette& palette) const;
 
  private:
   // Coordinates are kept in 32 bits (FaceCorner::model_wide when the event says so).
