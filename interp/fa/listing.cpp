@@ -169,8 +169,11 @@ class ListingBuilder {
       moved = false;
       auto it = relocs_.lower_bound(stop >= 3 ? stop - 3 : 0);
       for (; it != relocs_.end() && it->first < stop; ++it) {
-        if (it->first >= start && it->first + 4 > stop) {
-          stop = std::min(limit, it->first + 4);
+        // A dword that also crosses `limit` cannot be pulled in whole: stop at the limit (moving
+        // only forward, so the loop ends).
+        const uint32_t wanted = std::min(limit, it->first + 4);
+        if (it->first >= start && wanted > stop) {
+          stop = wanted;
           moved = true;
         }
       }
