@@ -240,9 +240,18 @@ class Bi2Engine : public Engine {
   }
 
   std::vector<std::string> container_notes(const EngineInput& input) const override {
+    std::vector<std::string> notes;
     if (is_tpwm(input.bytes))
-      return {"the whole LIB is TPWM-packed; offsets are in the unpacked file"};
-    return {};
+      notes.emplace_back("the whole LIB is TPWM-packed; offsets are in the unpacked file");
+    const std::vector<uint8_t> whole = tpwm_decode(input.bytes, input.path);
+    const LibArchive lib(whole, input.path);
+    const uint32_t first = lib.members().empty() ? lib.index_offset() : lib.members()[0].offset;
+    if (first > 4)
+      notes.push_back(
+          fmt::format("{} bytes between the index offset and the first member belong "
+                      "to no member (a rewrite drops them)",
+                      first - 4));
+    return notes;
   }
 
   std::vector<OutputFile> assemble(std::string_view text, const std::string& source,
@@ -284,7 +293,15 @@ class Bi2Engine : public Engine {
   CheckResult check(const EngineInput& input) const override {
     CheckResult r;
     r.original = input.bytes;
-    r.rewritten = assemble_text(disassemble_file(input.bytes, input.path), input.path);
+    std::string source = input.path;
+    if (input.member) {  // one member, as extracted (TPWM undone)
+      const std::vector<uint8_t> whole = tpwm_decode(input.bytes, input.path);
+      const LibArchive lib(whole, input.path);
+      const LibMember& m = lib.find(*input.member);
+      r.original = lib.decoded(m);
+      source = lib.member_source(m);
+    }
+    r.rewritten = assemble_text(disassemble_file(r.original, source), source);
     r.writer = "bi2 text form";
     return r;
   }

@@ -106,6 +106,22 @@ TEST_CASE("cli bi2 check, lib ls and lib extract on a generated archive") {
   const std::string units = (dir / "UN3D000.LIB").string();
   const auto check = run_cli("check " + shell_quote(units));
   CHECK(check.exit_code == 0);
+  CHECK(run_cli("check " + shell_quote(units + ":UNIT002")).exit_code == 0);  // a packed member
+  // Reserved bytes are kept by the text form, so the rewrite is still exact.
+  auto odd = shapevm::read_file(units);
+  const shapevm::bi2::LibArchive lib(odd, "u");
+  odd[lib.find("#1").offset + 0x1C] = 1;  // reserved_lead of a stored member
+  shapevm::write_file_atomic(dir / "ODD.LIB", odd);
+  CHECK(run_cli("check " + shell_quote((dir / "ODD.LIB").string())).exit_code == 0);
+  // Bytes between the offset word and the first member are not kept: the rewrite differs, exit 1.
+  const std::vector<uint8_t> gap = {12,  0, 0, 0, 0xEE, 0xEE, 0xEE, 0xEE, 'A', 'B', 'C', 'D',
+                                    'A', 0, 0, 0, 0,    0,    0,    0,    8,   0,   0,   0};
+  shapevm::write_file_atomic(dir / "GAP.LIB", gap);
+  CHECK(run_cli("check " + shell_quote((dir / "GAP.LIB").string())).exit_code == 1);
+  const auto gap_ls = run_cli("lib ls " + shell_quote((dir / "GAP.LIB").string()));
+  CHECK(gap_ls.exit_code == 0);
+  CHECK((gap_ls.out + gap_ls.err).find("4 bytes between the index offset and the first member") !=
+        std::string::npos);
   const auto ls = run_cli("lib ls " + shell_quote(units));
   REQUIRE(ls.exit_code == 0);
   CHECK(ls.out.find("UNIT005") != std::string::npos);
