@@ -1,6 +1,7 @@
 // The one list of engines (DESIGN.md): adding an engine is one folder under interp/ and one line
 // here. Nothing else in the project names an engine.
 #include "interp/apache/engine.h"
+#include "interp/bi2/engine.h"
 #include "interp/common/registry.h"
 #include "interp/fa/engine.h"
 
@@ -10,6 +11,7 @@ std::vector<std::unique_ptr<Engine>> make_registered_engines() {
   std::vector<std::unique_ptr<Engine>> out;
   out.push_back(fa::make_engine());
   out.push_back(apache::make_engine());
+  out.push_back(bi2::make_engine());
   return out;
 }
 

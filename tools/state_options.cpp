@@ -44,6 +44,9 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_option("--max-steps", o.max_steps,
                   "Budget: opcodes executed before the run is stopped (default: the engine's)");
   cmd->add_option("--max-depth", o.max_depth, "Budget: call depth (default: the engine's)");
+  cmd->add_option("--objects", o.objects,
+                  "The archive a scene's object ids index (Battle Isle 2: LAND000.LIB for a 3DLD "
+                  "record)");
 }
 
 StateRequest state_request(const StateOptions& o, int width, int height) {
@@ -73,6 +76,7 @@ StateRequest state_request(const StateOptions& o, int width, int height) {
   }
   number("max-steps", o.max_steps);
   number("max-depth", o.max_depth);
+  if (o.objects) r.options.push_back({"objects", *o.objects});
   r.sets = o.sets;
   return r;
 }

@@ -2,9 +2,9 @@
 // (FILE or FILE:MEMBER, --engine), the frame (--size, --palette, --textures, --background), the
 // output (-o, --force) and the state options every command that runs a program takes (--frame,
 // --lod, --detail, --destroyed, --effects, --set, --camera, --no-x86, --x86-trace, --merged,
-// --objend, --max-steps, --max-depth). Which state options apply is the engine's declaration
-// (interp/common/state.h): a given option the engine does not take is an error naming the
-// engines that do, an unknown --set name an error listing the closest.
+// --objend, --max-steps, --max-depth, --objects). Which state options apply is the engine's
+// declaration (interp/common/state.h): a given option the engine does not take is an error naming
+// the engines that do, an unknown --set name an error listing the closest.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -35,6 +35,7 @@ struct StateOptions {
   std::optional<std::string> objend;
   std::optional<uint64_t> max_steps;
   std::optional<uint32_t> max_depth;
+  std::optional<std::string> objects;
 };
 
 void add_state_options(CLI::App* cmd, StateOptions& options);
