@@ -287,7 +287,7 @@ class Bi2Engine : public Engine {
     return "Write synthetic Battle Isle 2 archives DIR/UN3D000.LIB (N units, default 240: a hull,\n"
            "a turret part with its gun line), LAND000.LIB (288 terrain objects), PAL000.LIB (41\n"
            "fight palettes) and LAYR000.LIB (96 3DLD scenery lists); every third member\n"
-           "TPWM-packed. The same --seed always gives the same files.";
+           "TPWM-packed.";
   }
 
   CheckResult check(const EngineInput& input) const override {
