@@ -82,7 +82,11 @@ OpenedContainer open_container(const std::string& path, const std::string& force
   return c;
 }
 
+// The member `name` names, by the rule `FILE:NAME` follows: the first exact match, then the first
+// that differs only by case (containers may repeat a name in another case), then `#N`.
 const MemberInfo* find_member(const std::vector<MemberInfo>& members, const std::string& name) {
+  for (const auto& m : members)
+    if (m.name == name) return &m;
   for (const auto& m : members)
     if (m.name.size() == name.size() &&
         std::equal(m.name.begin(), m.name.end(), name.begin(), [](char a, char b) {
