@@ -429,7 +429,8 @@ class ShpEngine : public Engine {
   }
 
   std::vector<ExampleEntry> examples(const EngineInput& input) const override {
-    if (!looks_like_hog(input.bytes)) return Engine::examples(input);
+    if (!looks_like_hog(input.bytes))
+      return {{input.spec, "shp_" + std::filesystem::path(input.path).stem().string()}};
     const Hog hog = read_hog(input.bytes, input.path);
     std::vector<ExampleEntry> out;
     for (const HogEntry& e : hog.entries) {
