@@ -397,7 +397,8 @@ LoadOutcome run_model_load(std::span<const uint8_t> image, const LoadOptions& op
   } catch (const InputError& e) {
     out.clean = false;
     out.stopped = true;
-    out.reason = e.expected();
+    out.reason = e.what();
+    out.cursor = static_cast<uint32_t>(e.offset());
     emit_error(options, static_cast<uint32_t>(e.offset()), e.what());
   } catch (const Stop& s) {
     out.clean = s.clean;
