@@ -199,10 +199,29 @@ TEST_CASE("cli shp render: the bundled examples draw") {
   ScratchDir dir;
   for (const char* name : {"fighter", "station", "debris"}) {
     const auto png = dir / (std::string(name) + ".png");
-    auto r = run_cli("render " + shell_quote(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/shp/") + name +
-                                             ".SHP") +
+    auto r = run_cli("render " +
+                     shell_quote(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/shp/") + name + ".SHP") +
                      " -o " + shell_quote(png.string()));
     CHECK_MESSAGE(r.exit_code == 0, r.err);
     CHECK(std::filesystem::exists(png));
   }
+}
+
+TEST_CASE("SL-02: lib extract NAME takes the first exact match before a case-insensitive one") {
+  ScratchDir dir;
+  // Members that are no models: only the lookup matters, so the engine is named.
+  const std::vector<uint8_t> upper = {'U', 'P'}, exact = {'E', 'X', 'A', 'C', 'T'};
+  const auto hog = shapevm::shp::write_hog({{"STALAG.shp", upper}, {"stalag.SHP", exact}});
+  const std::string path = write_bytes(dir, "resource.hog", hog);
+  const auto out = dir / "out";
+  REQUIRE(run_cli("lib extract " + shell_quote(path) + " stalag.SHP --engine shp -o " +
+                  shell_quote(out.string()))
+              .exit_code == 0);
+  CHECK(shapevm::read_file(out / "stalag.SHP") == exact);
+  const auto out2 = dir / "out2";
+  REQUIRE(run_cli("lib extract " + shell_quote(path) + " Stalag.shp --engine shp -o " +
+                  shell_quote(out2.string()))
+              .exit_code == 0);
+  // No exact match: the first member that differs only by case.
+  CHECK(shapevm::read_file(out2 / "STALAG.shp") == upper);
 }
