@@ -16,12 +16,12 @@
 namespace shapevm {
 
 struct ExportFace {
-  std::vector<uint32_t> corners;                // indices into the node's positions
-  std::vector<std::array<double, 3>> normals;   // per corner, in the node's frame; empty = none
+  std::vector<uint32_t> corners;                 // indices into the node's positions
+  std::vector<std::array<double, 3>> normals;    // per corner, in the node's frame; empty = none
   std::vector<std::array<double, 2>> texcoords;  // per corner, 0..1, v from the top; empty = none
-  std::string material;  // texture name ("" = the palette colour only)
-  uint8_t color = 0;     // palette index (the material's colour when it has no texture)
-  bool line = false;     // two corners: a line, not a face
+  std::string material;                          // texture name ("" = the palette colour only)
+  uint8_t color = 0;  // palette index (the material's colour when it has no texture)
+  bool line = false;  // two corners: a line, not a face
 };
 
 struct ExportNode {
