@@ -1,0 +1,36 @@
+// RefPack (EA's "QFS" compression), as Starlancer's HOG members use it (docs/shp.md): a header
+// `10 FB` with a 3-byte big-endian output size, then commands that each copy some literal bytes
+// from the input and then some bytes from earlier in the output.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace shapevm::shp {
+
+// The largest output size a header may declare; larger is refused before anything is allocated.
+inline constexpr uint32_t kMaxRefPackOutput = 64u << 20;  // 64 MiB
+
+// Whether `bytes` starts as the engine's RefPack members do: `10 FB`. Only these are
+// decompressed; any other member is used as stored.
+bool starts_refpack(std::span<const uint8_t> bytes);
+
+// The output size the header declares (general header: flags 0x01 = a compressed size follows,
+// 0x80 = 4-byte sizes). InputError naming `source` when the header is short or not RefPack.
+uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string& source);
+
+// Decompresses a whole RefPack stream. InputError (source, input offset, expectation) for a
+// header that is not RefPack, a command or literal past the input, a copy from before the start
+// of the output, output past the declared size, a stream without an end command, an output
+// shorter than the header declares, or a declared size over kMaxRefPackOutput.
+std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> bytes, const std::string& source);
+
+// A valid RefPack stream of `data` made only of literal commands (E0-FB runs of 4..112 bytes,
+// then an FC-FF end with 0..3): what the writers and the generator store. InputError when `data`
+// does not fit the 3-byte size (16 MiB).
+std::vector<uint8_t> refpack_compress_literal(std::span<const uint8_t> data);
+
+}  // namespace shapevm::shp
