@@ -54,7 +54,9 @@ class Drawer {
     int32_t shade = 0;            // 16.16 shade row
   };
 
-  void step(const DrawView& view);
+  // A step: the budget, then a pause point (its view built only when a debugger listens).
+  template <class MakeView>
+  void step(MakeView&& make_view);
   void op(std::string_view name, uint32_t offset, uint32_t size, uint32_t code,
           std::span<const EventField> fields);
   void draw_part(uint32_t p, const Affine& place);
@@ -79,11 +81,13 @@ class Drawer {
   std::vector<PendingFace> pending_;
 };
 
-void Drawer::step(const DrawView& v) {
+template <class MakeView>
+void Drawer::step(MakeView&& make_view) {
   if (ctx_.max_steps != 0 && ctx_.steps >= ctx_.max_steps) throw Stop{"budget: steps", false};
   if (ctx_.pause != nullptr) {
     ++ctx_.pause_ticks;
-    if (ctx_.pause->pause(DrawPausePoint(v))) throw Stop{std::string(kStopped), true};
+    const DrawView view = make_view();  // built only for the debugger
+    if (ctx_.pause->pause(DrawPausePoint(view))) throw Stop{std::string(kStopped), true};
   }
   ++ctx_.steps;
 }
@@ -154,17 +158,19 @@ void Drawer::draw_polygon(uint32_t p, uint32_t level, const Level& lv, const Fac
   const Face& face = lv.faces[poly.first];
   const uint32_t mode = face.shading_mode();
   const ModeStyle style = mode_style(mode);
-  DrawView dv;
-  dv.offset = face.image.offset;
-  dv.mnemonic = fmt::format("draw_face {}.{}.{} {}", p, level, poly.first, mode_name(mode));
-  dv.op = mode;
-  dv.part = p;
-  dv.level = level;
-  dv.face = poly.first;
-  dv.mode = mode;
-  dv.steps = ctx_.steps;
-  dv.faces = out_.faces;
-  step(dv);
+  step([&] {
+    DrawView dv;
+    dv.offset = face.image.offset;
+    dv.mnemonic = fmt::format("draw_face {}.{}.{} {}", p, level, poly.first, mode_name(mode));
+    dv.op = mode;
+    dv.part = p;
+    dv.level = level;
+    dv.face = poly.first;
+    dv.mode = mode;
+    dv.steps = ctx_.steps;
+    dv.faces = out_.faces;
+    return dv;
+  });
 
   bool valid = true;
   for (uint32_t v : poly.vertices) valid = valid && v < verts.size();
@@ -308,13 +314,15 @@ void Drawer::draw_polygon(uint32_t p, uint32_t level, const Level& lv, const Fac
 
 void Drawer::draw_part(uint32_t p, const Affine& place) {
   const Part& part = model_.parts[p];
-  DrawView dv;
-  dv.offset = part.image.offset;
-  dv.mnemonic = fmt::format("draw_part {} {}", p, part.name);
-  dv.part = p;
-  dv.steps = ctx_.steps;
-  dv.faces = out_.faces;
-  step(dv);
+  step([&] {
+    DrawView dv;
+    dv.offset = part.image.offset;
+    dv.mnemonic = fmt::format("draw_part {} {}", p, part.name);
+    dv.part = p;
+    dv.steps = ctx_.steps;
+    dv.faces = out_.faces;
+    return dv;
+  });
   const bool hidden = (part.flags & kPartDamagedModel) != 0 && !s_.destroyed;
   const int64_t depth = -int64_t{view_.to_view(place.t).z};
   const LodChoice lod = choose_level(part, depth, s_.lod_rule, s_.lod);
@@ -363,12 +371,14 @@ RunOutcome Drawer::run() {
     for (const FiredEvent& f : fired_events(model_, s_.clip, s_.frame)) {
       const Part& part = model_.parts[f.part];
       const ClipEvent& ev = part.clips[f.clip].events[f.event];
-      DrawView dv;
-      dv.offset = ev.image.offset;
-      dv.mnemonic = fmt::format("clip_event {} {}", f.part, part.clips[f.clip].name);
-      dv.part = f.part;
-      dv.steps = ctx_.steps;
-      step(dv);
+      step([&] {
+        DrawView dv;
+        dv.offset = ev.image.offset;
+        dv.mnemonic = fmt::format("clip_event {} {}", f.part, part.clips[f.clip].name);
+        dv.part = f.part;
+        dv.steps = ctx_.steps;
+        return dv;
+      });
       const std::array<EventField, 5> fields = {{{"part", f.part},
                                                  {"clip", f.clip},
                                                  {"event", f.event},
@@ -385,17 +395,19 @@ RunOutcome Drawer::run() {
     std::stable_sort(pending_.begin(), pending_.end(),
                      [](const PendingFace& a, const PendingFace& b) { return a.key > b.key; });
     for (PendingFace& f : pending_) {
-      DrawView dv;
-      dv.offset = f.event.offset;
-      dv.mnemonic = fmt::format("draw_blended {}.{}.{}", f.part, f.level, f.face);
-      dv.op = f.mode;
-      dv.part = f.part;
-      dv.level = f.level;
-      dv.face = f.face;
-      dv.mode = f.mode;
-      dv.steps = ctx_.steps;
-      dv.faces = out_.faces;
-      step(dv);
+      step([&] {
+        DrawView dv;
+        dv.offset = f.event.offset;
+        dv.mnemonic = fmt::format("draw_blended {}.{}.{}", f.part, f.level, f.face);
+        dv.op = f.mode;
+        dv.part = f.part;
+        dv.level = f.level;
+        dv.face = f.face;
+        dv.mode = f.mode;
+        dv.steps = ctx_.steps;
+        dv.faces = out_.faces;
+        return dv;
+      });
       const std::array<EventField, 5> fields = {
           {{"part", f.part},
            {"level", f.level},
