@@ -161,6 +161,8 @@ void Drawer::draw_polygon(uint32_t p, uint32_t level, const Level& lv, const Fac
   step([&] {
     DrawView dv;
     dv.offset = face.image.offset;
+    dv.tag = static_cast<uint16_t>(Tag::kFace);
+    dv.struct_size = kFaceStruct;
     dv.mnemonic = fmt::format("draw_face {}.{}.{} {}", p, level, poly.first, mode_name(mode));
     dv.op = mode;
     dv.part = p;
@@ -317,6 +319,8 @@ void Drawer::draw_part(uint32_t p, const Affine& place) {
   step([&] {
     DrawView dv;
     dv.offset = part.image.offset;
+    dv.tag = static_cast<uint16_t>(Tag::kPart);
+    dv.struct_size = kPartStruct;
     dv.mnemonic = fmt::format("draw_part {} {}", p, part.name);
     dv.part = p;
     dv.steps = ctx_.steps;
@@ -374,6 +378,9 @@ RunOutcome Drawer::run() {
       step([&] {
         DrawView dv;
         dv.offset = ev.image.offset;
+        dv.tag = static_cast<uint16_t>(Tag::kEvent);
+        dv.struct_size = kEventStruct;
+        dv.clip = f.clip;
         dv.mnemonic = fmt::format("clip_event {} {}", f.part, part.clips[f.clip].name);
         dv.part = f.part;
         dv.steps = ctx_.steps;
@@ -398,6 +405,8 @@ RunOutcome Drawer::run() {
       step([&] {
         DrawView dv;
         dv.offset = f.event.offset;
+        dv.tag = static_cast<uint16_t>(Tag::kFace);
+        dv.struct_size = kFaceStruct;
         dv.mnemonic = fmt::format("draw_blended {}.{}.{}", f.part, f.level, f.face);
         dv.op = f.mode;
         dv.part = f.part;

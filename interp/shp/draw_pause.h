@@ -5,16 +5,21 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "interp/common/pause.h"
 
 namespace shapevm::shp {
 
+// Registers: the loader's (cursor, tag, struct_size, part, level, node, clip, list; loader.h) so
+// a session shows one set of names throughout, then face and mode.
 struct DrawView {
-  uint32_t offset = 0;  // the record's offset in the model image
+  uint32_t offset = 0;  // the record's offset in the model image (shown as the cursor)
+  uint16_t tag = 0;     // the record's chunk tag (part 0x01, face 0x03, clip event 0x0C)
+  uint16_t struct_size = 0;
   std::string mnemonic;
   uint32_t op = 0;  // the shading mode (faces) or 0
-  int64_t part = -1, level = -1, face = -1, mode = -1;
+  int64_t part = -1, level = -1, clip = -1, face = -1, mode = -1;
   uint64_t steps = 0;  // steps before this one (the loader's and drawing's)
   uint64_t faces = 0;  // face events emitted so far
 };
@@ -29,10 +34,11 @@ class DrawPausePoint : public PausePoint {
   bool native() const override { return false; }
   std::optional<uint32_t> native_offset() const override { return std::nullopt; }
   bool ended() const override { return false; }
-  // part, level, face, mode, steps, faces, offset.
+  // The registers, steps, faces, offset and depth.
   std::optional<int64_t> read(std::string_view name) const override;
   Snapshot capture() const override;
   DebugVocabulary vocabulary() const override;
+  std::vector<DebugValue> registers() const;
 
  private:
   const DrawView& v_;
