@@ -349,11 +349,13 @@ void Drawer::draw_part(uint32_t p, const Affine& place) {
     const Vertex& v = lv.vertices[i];
     P3 local{to_units(v.position[0]), to_units(v.position[1]), to_units(v.position[2])};
     std::array<Q16, 3> n{to_q16(v.normal[0]), to_q16(v.normal[1]), to_q16(v.normal[2])};
-    // Geomorph toward the counterpart in the next coarser level (-1: the vertex itself).
+    // Geomorph toward the counterpart in the next coarser level (-1, or a 28-byte record without
+    // the field: the vertex itself).
     const Vertex* other = nullptr;
-    if (coarser != nullptr && v.counterpart >= 0 &&
-        static_cast<size_t>(v.counterpart) < coarser->vertices.size())
-      other = &coarser->vertices[static_cast<size_t>(v.counterpart)];
+    const int32_t counterpart = v.counterpart_if_present().value_or(-1);
+    if (coarser != nullptr && counterpart >= 0 &&
+        static_cast<size_t>(counterpart) < coarser->vertices.size())
+      other = &coarser->vertices[static_cast<size_t>(counterpart)];
     if (other != nullptr && morph_positions)
       for (size_t a = 0; a < 3; ++a)
         local[a] += ((to_units(other->position[a]) - local[a]) * lod.morph) >> 16;

@@ -172,3 +172,15 @@ TEST_CASE("SL-21: --camera distance,heading,pitch turns the view; the default fi
   CHECK(z > 250);
   CHECK(z < 450);
 }
+
+TEST_CASE("SL-15: a 28-byte vertex record has no counterpart: geomorph leaves it in place") {
+  Model m = three_levels(kPartGeomorphPositions);
+  Level& fine = m.parts[0].levels[0];
+  m.parts[0].levels[1].vertices[0].position = v3(0, -300, 0);
+  fine.vertices[2].counterpart = 0;  // past the record's reach: never read
+  fine.vertices[2].image.reached = 28;
+  KeepSink morphed;
+  draw(m, request({camera_front(1875)}), morphed);
+  REQUIRE(morphed.faces.size() == 1);
+  CHECK(morphed.faces[0].corners[1].model_wide[1] == -100);
+}

@@ -201,3 +201,46 @@ TEST_CASE("blending in an 8-bit frame: added and alpha colours map to the neares
   CHECK(t->shade_rows[31 * 256 + 3] == 3);
   CHECK(t->shade_rows[15 * 256 + 3] == 4);
 }
+
+TEST_CASE("SL-18: textured modes with their texture: 3-5 unlit (4 added, 5 alpha), 6-8 lit") {
+  const auto dir = temp_dir("modes");
+  write_file_atomic(dir / "tcachehw.dat",
+                    build_tcache({indexed("skin", 70), indexed("highlight3", 71)}));
+  OpenOptions options;
+  options.textures = dir.string();
+  const auto tables = colour_tables(raster::default_palette());
+  struct Expect {
+    uint32_t mode;
+    bool lit;
+    std::vector<uint8_t> blend;
+    size_t faces;
+  };
+  const std::vector<Expect> expected = {{3, false, {}, 1},         {4, false, tables->add, 1},
+                                        {5, false, tables->alpha, 1}, {6, true, {}, 1},
+                                        {7, true, {}, 2},           {8, true, tables->add, 1}};
+  for (const Expect& e : expected) {
+    CAPTURE(e.mode);
+    Level l = textured_level("skin", e.mode);
+    l.faces[0].mode = e.mode | (3u << 4);  // sub-mode 3: mode 7's highlight
+    KeepSink sink;
+    draw(one_part(l), request({camera_front()}), sink, &options);
+    REQUIRE(sink.faces.size() == e.faces);
+    CHECK(sink.faces[0].event.textured);
+    CHECK(sink.faces[0].texture == "skin");
+    CHECK(sink.faces[0].has_shade_rows == e.lit);
+    CHECK(sink.faces[0].blend == e.blend);
+    CHECK(sink.faces[0].event.depth_write == e.blend.empty());
+    CHECK(sink.diagnostics.empty());
+  }
+  // Mode 7's second pass: the highlight texture, added, UV from the normal in view axes (the
+  // normal (0,0,1) faces the camera: u = v = 0.5, the middle of the 4x4 image).
+  Level l = textured_level("skin", 7);
+  l.faces[0].mode = 7 | (3u << 4);
+  KeepSink sink;
+  draw(one_part(l), request({camera_front()}), sink, &options);
+  REQUIRE(sink.faces.size() == 2);
+  CHECK(sink.faces[1].texture == "highlight3");
+  CHECK(sink.faces[1].blend == tables->add);
+  CHECK_FALSE(sink.faces[1].event.depth_write);
+  CHECK(sink.faces[1].corners[0].texcoord_fine == std::array<int32_t, 2>{2 << 16, 2 << 16});
+}
