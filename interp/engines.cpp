@@ -3,6 +3,7 @@
 #include "interp/apache/engine.h"
 #include "interp/common/registry.h"
 #include "interp/fa/engine.h"
+#include "interp/shp/engine.h"
 
 namespace shapevm {
 
@@ -10,6 +11,7 @@ std::vector<std::unique_ptr<Engine>> make_registered_engines() {
   std::vector<std::unique_ptr<Engine>> out;
   out.push_back(fa::make_engine());
   out.push_back(apache::make_engine());
+  out.push_back(shp::make_engine());
   return out;
 }
 

@@ -177,24 +177,36 @@ struct Setter {
   const Item& item;
   const Line& line;
   bool& found;
+  size_t reached;
+  uint16_t size;
+  const char* keyword;
+  // A field the record does not reach would be lost when written: refused.
+  void reach(const char* name, size_t at) const {
+    if (at >= reached)
+      line.fail(fmt::format("{} at 0x{:x} lies past the {} bytes a {}-byte {} record keeps", name,
+                            at, reached, size, keyword));
+  }
   template <class T>
-  void operator()(const char* name, size_t, T& field) const {
+  void operator()(const char* name, size_t at, T& field) const {
     if (item.key != name) return;
     found = true;
+    reach(name, at);
     field = parse_scalar<T>(item.value, line, name);
   }
   template <class T, size_t N>
-  void operator()(const char* name, size_t, std::array<T, N>& field) const {
+  void operator()(const char* name, size_t at, std::array<T, N>& field) const {
     if (item.key != name) return;
     found = true;
+    reach(name, at);
     const auto parts = split_commas(item.value);
     if (parts.size() > N)
       line.fail(fmt::format("{}: expected at most {} values, found {}", name, N, parts.size()));
     for (size_t i = 0; i < parts.size(); ++i) field[i] = parse_scalar<T>(parts[i], line, name);
   }
-  void operator()(const char* name, size_t, TextField field) const {
+  void operator()(const char* name, size_t at, TextField field) const {
     if (item.key != name) return;
     found = true;
+    reach(name, at);
     field.value = unquote(item.value, line);
     if (field.value.size() > field.width)
       line.fail(fmt::format("{}: at most {} characters", name, field.width));
@@ -235,7 +247,7 @@ void assemble_record(uint16_t tag, uint16_t size, const std::vector<std::string>
   decode_fields(r);  // fields not given take what the raw bytes (or zeros) hold
   for (const Item& item : fields) {
     bool found = false;
-    visit_fields(r, Setter{item, line, found});
+    visit_fields(r, Setter{item, line, found, reached, size, record_keyword(tag)});
     if (!found)
       line.fail(fmt::format("a {} record has no field {}", record_keyword(tag), item.key));
   }

@@ -68,6 +68,9 @@ BoxKind classify_box(const Part& part) {
     for (const Vertex& v : part.levels[0].vertices)
       points.push_back({v.position[0], v.position[1], v.position[2]});
   if (!points.empty() && same(stored, extent_of(points))) return BoxKind::kAsStored;
+  // A zero box is "never filled in" (checked before the orientation: a part whose orientation is
+  // zero would turn every vertex to the origin and match it).
+  if (zero) return BoxKind::kZero;
   if (!points.empty()) {
     std::vector<std::array<double, 3>> turned(points.size());
     for (size_t i = 0; i < points.size(); ++i)
@@ -91,7 +94,7 @@ BoxKind classify_box(const Part& part) {
       }
     } while (std::next_permutation(axes.begin(), axes.end()));
   }
-  return zero ? BoxKind::kZero : BoxKind::kDifferent;
+  return BoxKind::kDifferent;
 }
 
 std::vector<std::string> validate_model(const Model& m) {
