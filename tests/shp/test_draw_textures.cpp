@@ -215,9 +215,9 @@ TEST_CASE("SL-18: textured modes with their texture: 3-5 unlit (4 added, 5 alpha
     std::vector<uint8_t> blend;
     size_t faces;
   };
-  const std::vector<Expect> expected = {{3, false, {}, 1},         {4, false, tables->add, 1},
-                                        {5, false, tables->alpha, 1}, {6, true, {}, 1},
-                                        {7, true, {}, 2},           {8, true, tables->add, 1}};
+  const std::vector<Expect> expected = {
+      {3, false, {}, 1}, {4, false, tables->add, 1}, {5, false, tables->alpha, 1},
+      {6, true, {}, 1},  {7, true, {}, 2},           {8, true, tables->add, 1}};
   for (const Expect& e : expected) {
     CAPTURE(e.mode);
     Level l = textured_level("skin", e.mode);
