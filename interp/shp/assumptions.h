@@ -29,6 +29,11 @@ inline constexpr bool kRefPackByMagic = true;
 // Attachment kinds follow one analysis (0 missile hardpoint ... 9 docking); another names 0 gun
 // hardpoint, 6 cockpit view. Only `info` prints kind names.
 
+// A limit of shapevm's, not the engine's: records the loader may copy into one model, counted
+// over every chunk it takes. A record may be 0 bytes long in the file, so a small file could
+// otherwise ask for billions of structs. The largest generated capital ship holds ~60,000.
+inline constexpr uint64_t kMaxRecords = 4'000'000;
+
 // A loaded model's step budget: chunk headers examined (each request examines at least one).
 inline constexpr uint64_t kDefaultMaxSteps = 20'000'000;
 

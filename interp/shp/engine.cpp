@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/byte_reader.h"
@@ -240,7 +241,7 @@ class ShpProgram : public Program {
       if (ctx.stopped && out.reason.empty()) out.reason = std::string(kStoppedByDebugger);
     }
     if (out.reason.empty()) out.reason = "model loaded and drawn";
-    sink.on_end({kEngine, out.end_offset, out.reason, out.clean, out.ops, out.faces});
+    // The end pause, then the end event (as every engine orders them).
     if (pause != nullptr) {
       LoaderView end;
       end.cursor = out.end_offset;
@@ -250,8 +251,9 @@ class ShpProgram : public Program {
       end.ended = true;
       end.end_clean = out.clean;
       end.end_reason = out.reason;
-      pause->pause(LoaderPausePoint(end));
+      pause->pause(LoaderPausePoint(end));  // the run has ended: the answer changes nothing
     }
+    sink.on_end({kEngine, out.end_offset, out.reason, out.clean, out.ops, out.faces});
     return out;
   }
 
@@ -429,13 +431,17 @@ class ShpEngine : public Engine {
   }
 
   std::vector<ExampleEntry> examples(const EngineInput& input) const override {
-    if (!looks_like_hog(input.bytes)) return Engine::examples(input);
+    if (!looks_like_hog(input.bytes))
+      return {{input.spec, "shp_" + std::filesystem::path(input.path).stem().string()}};
     const Hog hog = read_hog(input.bytes, input.path);
     std::vector<ExampleEntry> out;
+    std::set<std::string> stems;
     for (const HogEntry& e : hog.entries) {
       if (!looks_like_model(member_bytes(input.bytes, e))) continue;
-      out.push_back({fmt::format("{}:#{}", input.path, e.index),
-                     fmt::format("shp_{}", std::filesystem::path(e.name).stem().string())});
+      std::string stem = fmt::format("shp_{}", std::filesystem::path(e.name).stem().string());
+      // A repeated name (HOG names may repeat) gets its index, so no picture overwrites another.
+      if (!stems.insert(stem).second) stem += fmt::format("_{}", e.index);
+      out.push_back({fmt::format("{}:#{}", input.path, e.index), std::move(stem)});
     }
     return out;
   }

@@ -14,7 +14,7 @@
 namespace shapevm::shp {
 
 inline constexpr uint32_t kDefaultGeneratedModels = 440;
-inline constexpr uint32_t kMaxGeneratedModels = 5000;
+inline constexpr uint32_t kMaxGeneratedModels = 2000;
 
 // Model `index` of the set `seed` gives.
 Model generate_model(uint64_t seed, uint32_t index);

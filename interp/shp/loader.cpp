@@ -166,6 +166,7 @@ class Loader {
     if (!c.hit) return;
     const ChunkHeader& h = c.header;
     const size_t count = std::min<size_t>(h.count, at_most);
+    count_records(h, count);
     out.resize(count);
     const uint16_t copied = std::min<uint16_t>(h.record_size, kStructBytes<R>);
     for (size_t i = 0; i < count; ++i) {
@@ -184,10 +185,22 @@ class Loader {
     }
   }
 
+  // The records budget (assumptions.h): refused before anything is allocated.
+  void count_records(const ChunkHeader& h, size_t count) {
+    records_ += count;
+    if (records_ > assumed::kMaxRecords) {
+      throw InputError(o_.source, h.offset,
+                       fmt::format("expected at most {} records in a model (a limit of "
+                                   "shapevm's); this chunk of tag {:02X} brings the total to {}",
+                                   assumed::kMaxRecords, h.tag, records_));
+    }
+  }
+
   void fill_face_list(const Chunk& c, Node& node) {
     if (!c.hit) return;
     const ChunkHeader& h = c.header;
     const uint16_t copied = std::min<uint16_t>(h.record_size, kNodeFaceStruct);
+    count_records(h, h.count);
     node.faces.resize(h.count);
     node.face_offsets.resize(h.count);
     for (size_t i = 0; i < h.count; ++i) {
@@ -208,6 +221,7 @@ class Loader {
   LoadOutcome& out_;
   Model& m_;
   uint32_t cursor_ = 0;
+  uint64_t records_ = 0;
   LoaderView view_;
   std::vector<uint32_t> hits_;
   std::vector<std::pair<uint16_t, uint32_t>> misses_;
@@ -383,7 +397,8 @@ LoadOutcome run_model_load(std::span<const uint8_t> image, const LoadOptions& op
   } catch (const InputError& e) {
     out.clean = false;
     out.stopped = true;
-    out.reason = e.expected();
+    out.reason = e.what();
+    out.cursor = static_cast<uint32_t>(e.offset());
     emit_error(options, static_cast<uint32_t>(e.offset()), e.what());
   } catch (const Stop& s) {
     out.clean = s.clean;

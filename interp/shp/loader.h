@@ -85,7 +85,7 @@ struct LoadOutcome {
   bool clean = true;
   bool stopped = false;  // the debugger or a budget ended it before the last request
   std::string reason;    // "" when the loader finished
-  uint32_t cursor = 0;   // where the last request left the cursor
+  uint32_t cursor = 0;   // where the last request left the cursor (an error: where it was found)
   uint64_t requests = 0;
   uint64_t examined = 0;  // chunk headers read by the scans
   uint64_t pause_ticks = 0;

@@ -183,3 +183,30 @@ TEST_CASE("cli shp gen: a synthetic resource.hog whose members run") {
     CHECK(c.exit_code == 0);
   }
 }
+
+TEST_CASE("cli shp debug: steps through the loader's requests, back, then on into the drawing") {
+  ScratchDir dir;
+  const std::string model = SHAPEVM_EXAMPLES_BUILD_DIR "/shp/debris.SHP";
+  const std::string batch = (dir / "cmds").string();
+  shapevm::write_text_atomic(batch, "step 2\nregs\nback 1\ninfo frame\ncontinue\n");
+  const auto r = run_cli("debug " + shell_quote(model) + " --batch " + shell_quote(batch));
+  REQUIRE_MESSAGE(r.exit_code == 0, r.out << r.err);
+  CHECK(r.out.find("chunk 02 levels size=4") != std::string::npos);  // the pause at the cursor
+  CHECK(r.out.find("cursor") != std::string::npos);
+  CHECK(r.out.find("struct_size") != std::string::npos);
+  CHECK(r.out.find("tick 1") != std::string::npos);
+  CHECK(r.out.find("end of run") != std::string::npos);
+  CHECK(r.out.find("faces 12") != std::string::npos);  // the drawing ran after the loader
+}
+
+TEST_CASE("cli shp render: the bundled examples draw") {
+  ScratchDir dir;
+  for (const char* name : {"fighter", "station", "debris"}) {
+    const auto png = dir / (std::string(name) + ".png");
+    auto r = run_cli("render " + shell_quote(std::string(SHAPEVM_EXAMPLES_BUILD_DIR "/shp/") + name +
+                                             ".SHP") +
+                     " -o " + shell_quote(png.string()));
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(std::filesystem::exists(png));
+  }
+}

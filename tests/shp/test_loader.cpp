@@ -469,3 +469,22 @@ TEST_CASE("shp loader: the debugger pauses before every request and can stop the
   CHECK(stopper.cursors[0] == 0);
   CHECK(stopper.cursors[1] == 6 + 88);
 }
+
+TEST_CASE("shp loader: records of zero bytes cannot make a small file allocate without limit") {
+  // Header, one part, then a level chunk of 9 levels and vertex chunks of 65535 zero-byte records
+  // each: 9 x 65535 vertices from a file of a few hundred bytes... repeated past the limit by
+  // many parts.
+  ChunkBytes c;
+  c.chunk(0, 4, 1).chunk(1, 0, 65535);
+  for (int p = 0; p < 8; ++p) {
+    c.chunk(2, 0, 9);
+    for (int l = 0; l < 9; ++l) c.chunk(4, 0, 65535);
+  }
+  c.end();
+  try {
+    (void)shp_load(c.bytes);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("records in a model") != std::string::npos);
+  }
+}
