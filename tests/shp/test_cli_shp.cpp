@@ -196,7 +196,8 @@ TEST_CASE("cli shp debug: steps through the loader's requests, back, then on int
   CHECK(r.out.find("struct_size") != std::string::npos);
   CHECK(r.out.find("tick 1") != std::string::npos);
   CHECK(r.out.find("end of run") != std::string::npos);
-  CHECK(r.out.find("faces 12") != std::string::npos);  // the drawing ran after the loader
+  // The drawing ran after the loader: the box's three sides facing the default camera.
+  CHECK(r.out.find("faces 6") != std::string::npos);
 }
 
 TEST_CASE("cli shp render: the bundled examples draw") {
