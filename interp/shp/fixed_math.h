@@ -46,8 +46,8 @@ Q16 dot(const std::array<Q16, 3>& a, const std::array<Q16, 3>& b);  // Q16
 
 // The camera: the model frame is X right, Y down, Z forward (SL-21); the view space of the
 // frame renderer is x right, y up, z toward the viewer (events.h ViewPoint). The camera orbits
-// `target`: heading 0 stands in front of the nose (+Z) looking back at it, positive heading turns
-// toward the model's left... positive pitch raises the camera (toward -Y) to look down.
+// `target`: heading 0 stands in front of the nose (+Z) looking back at it, heading 90 on the
+// model's left (-X); a positive pitch raises the camera (toward -Y) to look down on the model.
 struct Camera {
   int64_t distance = 0;  // view units
   int heading = 0;       // degrees
