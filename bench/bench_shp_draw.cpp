@@ -1,7 +1,8 @@
 // Starlancer drawing benchmarks (figures for closing notes, not tests): models drawn per second
 // into a 640x480 frame through the depth buffer, for a synthetic model of 6 parts (a hull and five
 // hanging from it), each a 24 x 12 grid sphere of radius 150 (576 triangles per part, fans
-// merged where flat), with 2 levels of detail; and drawing alone into a face counter.
+// merged where flat), with 2 levels of detail; drawing alone into a face counter; and the
+// generator's synthetic models.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "harness/frame_renderer.h"
 #include "interp/shp/draw.h"
 #include "interp/shp/draw_setup.h"
+#include "interp/shp/generator.h"
 
 using namespace shapevm;
 using namespace shapevm::shp;
@@ -111,6 +113,35 @@ void BM_ShpDrawOnly(benchmark::State& state) {
   state.counters["faces_per_model"] = static_cast<double>(faces) / static_cast<double>(models);
 }
 BENCHMARK(BM_ShpDrawOnly)->Unit(benchmark::kMicrosecond);
+
+// Part A's generator's synthetic models (fighters, capital ships, debris), 64 of them, each drawn
+// once per iteration into a 640x480 frame.
+void BM_ShpGeneratedModelsPerSecond(benchmark::State& state) {
+  static const std::vector<Model> models = [] {
+    std::vector<Model> out;
+    for (uint32_t i = 0; i < 64; ++i) out.push_back(generate_model(1, i));
+    return out;
+  }();
+  raster::Framebuffer frame(640, 480);
+  StateRequest request;
+  uint64_t drawn = 0, faces = 0;
+  for (auto _ : state) {
+    for (const Model& m : models) {
+      frame.clear(0);
+      harness::FrameRenderer renderer(frame, shp_frame_settings(480));
+      DrawContext ctx(renderer);
+      ctx.source = "bench.shp";
+      ctx.max_steps = 10000000;
+      faces += draw_model(m, request, ctx).faces;
+      ++drawn;
+    }
+    benchmark::DoNotOptimize(frame.pixels().data());
+  }
+  state.counters["models_per_s"] =
+      benchmark::Counter(static_cast<double>(drawn), benchmark::Counter::kIsRate);
+  state.counters["faces_per_model"] = static_cast<double>(faces) / static_cast<double>(drawn);
+}
+BENCHMARK(BM_ShpGeneratedModelsPerSecond)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
