@@ -11,7 +11,9 @@ FrameRenderer::FrameRenderer(raster::Framebuffer& frame, FrameSettings settings,
       settings_(settings),
       projection_(raster::make_projection(frame.width(), frame.height(), settings.focal_pixels,
                                           settings.near_z)),
-      textures_(std::move(textures)) {}
+      textures_(std::move(textures)) {
+  if (settings.depth_test) depth_.emplace(frame.width(), frame.height());
+}
 
 void FrameRenderer::on_face(const FaceEvent& e) {
   if (e.corners.empty()) return;
@@ -26,12 +28,21 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     v.x = c.view.x;
     v.y = c.view.y;
     v.z = -c.view.z;  // events look down -z; the projection looks down +z
-    v.u = static_cast<raster::Fixed>(c.texcoord[0]) << 16;
-    v.v = static_cast<raster::Fixed>(c.texcoord[1]) << 16;
+    if (e.fine_texcoords) {
+      v.u = c.texcoord_fine[0];
+      v.v = c.texcoord_fine[1];
+    } else {
+      v.u = static_cast<raster::Fixed>(c.texcoord[0]) << 16;
+      v.v = static_cast<raster::Fixed>(c.texcoord[1]) << 16;
+    }
     v.shade = c.shade;
     polygon_.push_back(v);
   }
   screen_.clear();
+  if (depth_ || !e.blend.empty() || e.fine_texcoords) {
+    draw_depth(e, texture);
+    return;
+  }
   if (e.shape != FaceShape::kPolygon) {
     draw_open(e);
     return;
@@ -81,6 +92,52 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     }
   } else {
     raster::fill_flat(frame_, screen_, e.color);
+  }
+}
+
+void FrameRenderer::draw_depth(const FaceEvent& e, const raster::Texture* texture) {
+  raster::DepthStyle style;
+  style.color = e.color;
+  style.texture = texture;
+  style.perspective = e.perspective;
+  style.repeat = e.texture_repeat;
+  style.shade_rows = e.shade_rows;
+  style.blend = e.blend;
+  style.depth_write = e.depth_write;
+  raster::DepthBuffer* depth = depth_ ? &*depth_ : nullptr;
+  bool drew = false;
+  auto line = [&](raster::ViewVertex a, raster::ViewVertex b) {
+    if (!raster::clip_line_near(a, b, settings_.near_z)) return;
+    raster::ScreenVertex sa, sb;
+    raster::project(projection_, a, sa);
+    raster::project(projection_, b, sb);
+    raster::draw_line_depth(frame_, depth, sa, sb, style);
+    drew = true;
+  };
+  if (e.shape == FaceShape::kPoints || polygon_.size() == 1) {
+    for (const auto& v : polygon_) {
+      raster::ScreenVertex s;
+      if (v.z >= settings_.near_z && raster::project(projection_, v, s)) {
+        raster::draw_line_depth(frame_, depth, s, s, style);
+        drew = true;
+      }
+    }
+  } else if (e.shape == FaceShape::kPolyline || polygon_.size() == 2) {
+    for (size_t i = 0; i + 1 < polygon_.size(); ++i) line(polygon_[i], polygon_[i + 1]);
+  } else {
+    for (const auto& v : raster::clip_polygon_near(polygon_, settings_.near_z)) {
+      raster::ScreenVertex s;
+      if (raster::project(projection_, v, s)) screen_.push_back(s);
+    }
+    if (screen_.size() >= 3) {
+      raster::fill_depth(frame_, depth, screen_, style);
+      drew = true;
+    }
+  }
+  if (drew) {
+    ++filled_;
+  } else {
+    ++culled_;
   }
 }
 

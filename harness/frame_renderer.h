@@ -1,15 +1,19 @@
 // The frame sink: fills every face the program emits, in emission order (the painter's
-// algorithm; no depth buffer), into an 8-bit indexed framebuffer. Engine neutral: it consumes
+// algorithm), into an 8-bit indexed framebuffer; with FrameSettings::depth_test through a depth
+// buffer as well (raster/depth_fill.h), and faces that blend or carry fine texcoords take that
+// path too. Engine neutral: it consumes
 // FaceEvents in view space (ViewPoint: x right, y up, z toward the viewer, 1/256 units).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "interp/common/events.h"
 #include "interp/common/render_setup.h"
+#include "raster/depth_fill.h"
 #include "raster/framebuffer.h"
 #include "raster/projection.h"
 #include "raster/texture.h"
@@ -30,13 +34,18 @@ class FrameRenderer : public EventSink {
   uint64_t faces_culled() const { return culled_; }  // wholly behind the near plane
   // Texture names faces asked for that the lookup did not have (drawn flat instead).
   const std::set<std::string>& missing_textures() const { return missing_; }
+  // The depth buffer (FrameSettings::depth_test), nullptr without one.
+  const raster::DepthBuffer* depth() const { return depth_ ? &*depth_ : nullptr; }
 
  private:
   void draw_open(const FaceEvent& e);  // polylines and point sets
+  // The depth path: depth-tested frames, blended faces and fine texcoords.
+  void draw_depth(const FaceEvent& e, const raster::Texture* texture);
   raster::Framebuffer& frame_;
   FrameSettings settings_;
   raster::Projection projection_;
   TextureLookup textures_;
+  std::optional<raster::DepthBuffer> depth_;
   std::set<std::string> missing_;
   uint64_t filled_ = 0;
   uint64_t culled_ = 0;

@@ -192,9 +192,7 @@ ViewerOutcome ViewerSession::apply(ViewerAction action) {
 void ViewerSession::render_if_needed() {
   if (rendered_ && rendered_state_ == state_) return;
   frame_.clear(background_);
-  FrameSettings settings;
-  settings.focal_pixels = frame_.height();
-  FrameRenderer renderer(frame_, settings, engine_.textures());
+  FrameRenderer renderer(frame_, engine_.frame_settings(frame_.height()), engine_.textures());
   EventCounter counter;
   MultiSink sinks;
   sinks.add(&renderer);

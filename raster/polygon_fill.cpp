@@ -7,11 +7,13 @@
 #include <limits>
 #include <stdexcept>
 
+#include "raster/scan_table.h"
+
 namespace shapevm::raster {
 
 namespace {
 
-__extension__ using Wide = __int128;
+using namespace scan;  // the YLR table's own names
 
 enum class FillMode { kFlat, kGouraud, kAffine, kPerspective, kStyled };
 
@@ -39,25 +41,8 @@ constexpr int kPerspectiveQShift = 2;
 constexpr size_t kMaxAttributes = 3;
 using Attributes = std::array<int64_t, kMaxAttributes>;
 
-// An edge oriented downward: `top` has the smaller y. Horizontal edges cross no row and are
-// dropped, so bottom.y > top.y always.
-struct Edge {
-  uint32_t top;
-  uint32_t bottom;
-};
-
-// One YLR row: the extreme crossings and the edges they came from (-1: no crossing).
-struct RowCrossings {
-  int64_t left_x;
-  int64_t right_x;
-  int32_t left_edge;
-  int32_t right_edge;
-};
-
 // Reused between calls so a fill allocates nothing once warm.
-struct Scratch {
-  std::vector<Edge> edges;
-  std::vector<RowCrossings> rows;
+struct Scratch : ScanTable {
   std::vector<Attributes> vertex_attributes;
 };
 
@@ -66,108 +51,10 @@ Scratch& scratch() {
   return instance;
 }
 
-// floor(numerator / denominator) split into quotient and a remainder in [0, denominator).
-void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient, int64_t& remainder) {
-  Wide q = numerator / denominator;
-  Wide r = numerator % denominator;
-  if (r < 0) {
-    --q;
-    r += denominator;
-  }
-  quotient = static_cast<int64_t>(q);
-  remainder = static_cast<int64_t>(r);
-}
-
-// Steps x(row) = top.x + floor(dx * (row - top.y) / dy) one row at a time with an exact
-// quotient/remainder pair, so every row gets the same value a direct evaluation would, and a
-// shared edge gives identical crossings to both polygons that use it.
-class EdgeStepper {
- public:
-  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator)
-      : denominator_(denominator) {
-    floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder_);
-    value_ += start;
-    floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
-                 step_remainder_);
-  }
-  int64_t value() const { return value_; }
-  void advance() {
-    value_ += step_quotient_;
-    remainder_ += step_remainder_;
-    if (remainder_ >= denominator_) {
-      remainder_ -= denominator_;
-      ++value_;
-    }
-  }
-
- private:
-  int64_t denominator_;
-  int64_t value_ = 0;
-  int64_t remainder_ = 0;
-  int64_t step_quotient_ = 0;
-  int64_t step_remainder_ = 0;
-};
-
 ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {
   ClipRect clip = frame.bounds();
   if (rules.clip) clip = clip.intersect(*rules.clip);
   return clip;
-}
-
-// Builds the YLR table for rows [row_begin, row_end) into scratch.rows; returns the row that
-// scratch.rows[0] describes. Leaves scratch.rows empty when no row is covered.
-int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int64_t row_end,
-                  Scratch& work) {
-  work.edges.clear();
-  work.rows.clear();
-  if (polygon.size() < 3) return row_begin;
-  Fixed y_min = polygon[0].y;
-  Fixed y_max = polygon[0].y;
-  for (const ScreenVertex& vertex : polygon) {
-    y_min = std::min(y_min, vertex.y);
-    y_max = std::max(y_max, vertex.y);
-  }
-  int64_t first_row = std::max(fixed_ceil64(y_min), row_begin);
-  int64_t end_row = std::min(fixed_ceil64(y_max), row_end);
-  if (first_row >= end_row) return first_row;
-  work.rows.assign(static_cast<size_t>(end_row - first_row),
-                   RowCrossings{std::numeric_limits<int64_t>::max(),
-                                std::numeric_limits<int64_t>::min(), -1, -1});
-
-  const size_t count = polygon.size();
-  for (size_t i = 0; i < count; ++i) {
-    const size_t next = (i + 1) % count;
-    if (polygon[i].y == polygon[next].y) continue;
-    const Edge edge = polygon[i].y < polygon[next].y
-                          ? Edge{static_cast<uint32_t>(i), static_cast<uint32_t>(next)}
-                          : Edge{static_cast<uint32_t>(next), static_cast<uint32_t>(i)};
-    const ScreenVertex& top = polygon[edge.top];
-    const ScreenVertex& bottom = polygon[edge.bottom];
-    // The edge covers rows ceil(top.y) .. ceil(bottom.y) - 1: half-open, so a vertex row belongs
-    // to exactly one of the two edges meeting there (or to both when it lies at an integer y on
-    // a vertical extreme, which min/max handles).
-    const int64_t edge_first = std::max(fixed_ceil64(top.y), first_row);
-    const int64_t edge_end = std::min(fixed_ceil64(bottom.y), end_row);
-    if (edge_first >= edge_end) continue;
-    const auto edge_index = static_cast<int32_t>(work.edges.size());
-    work.edges.push_back(edge);
-
-    EdgeStepper x(top.x, static_cast<int64_t>(bottom.x) - top.x, edge_first * kFixedOne - top.y,
-                  static_cast<int64_t>(bottom.y) - top.y);
-    for (int64_t row = edge_first; row < edge_end; ++row, x.advance()) {
-      RowCrossings& crossings = work.rows[static_cast<size_t>(row - first_row)];
-      // Strict comparisons: on a tie the earlier edge keeps the row, deterministically.
-      if (x.value() < crossings.left_x) {
-        crossings.left_x = x.value();
-        crossings.left_edge = edge_index;
-      }
-      if (x.value() > crossings.right_x) {
-        crossings.right_x = x.value();
-        crossings.right_edge = edge_index;
-      }
-    }
-  }
-  return first_row;
 }
 
 template <FillMode kMode>
@@ -193,11 +80,8 @@ void vertex_attributes(const ScreenVertex& vertex, Attributes& out) {
 // An attribute where `edge` crosses `row`, evaluated exactly (same rounding as the x crossing).
 int64_t edge_attribute(std::span<const ScreenVertex> polygon, const Scratch& work, const Edge& edge,
                        size_t attribute, int64_t row) {
-  const int64_t a0 = work.vertex_attributes[edge.top][attribute];
-  const int64_t a1 = work.vertex_attributes[edge.bottom][attribute];
-  const int64_t offset = row * kFixedOne - polygon[edge.top].y;
-  const int64_t height = static_cast<int64_t>(polygon[edge.bottom].y) - polygon[edge.top].y;
-  return a0 + mul_div_floor(a1 - a0, offset, height);
+  return edge_value(polygon, edge, work.vertex_attributes[edge.top][attribute],
+                    work.vertex_attributes[edge.bottom][attribute], row);
 }
 
 // Per-pixel increment of an attribute across a span of `width` (16.16, >= one pixel).

@@ -26,11 +26,11 @@ struct OpEvent {
   uint32_t offset = 0;  // where the opcode starts
   uint32_t size = 0;    // bytes it occupies
   uint16_t op = 0;
-  std::string_view name;         // the specification's mnemonic
-  std::string_view handler;      // the original handler's symbol, "" if unknown
-  uint32_t handler_address = 0;  // 0 if unknown
-  uint32_t depth = 0;            // call depth
-  bool untraced = false;         // semantics unknown: executed as "skip"
+  std::string_view name;               // the specification's mnemonic
+  std::string_view handler;            // the original handler's symbol, "" if unknown
+  uint32_t handler_address = 0;        // 0 if unknown
+  uint32_t depth = 0;                  // call depth
+  bool untraced = false;               // semantics unknown: executed as "skip"
   std::span<const EventField> fields;  // the step's own values, owned by the interpreter
 };
 
@@ -83,6 +83,9 @@ struct FaceCorner {
   // Model coordinates that need more than 16 bits (used when FaceEvent::wide_model is set).
   std::array<int32_t, 3> model_wide{};
   int32_t shade = 0;  // 16.16 row of FaceEvent::shade_rows (when it is not empty)
+  // 16.16 texels, used instead of texcoord when FaceEvent::fine_texcoords is set (engines whose
+  // coordinates are fractions of the image or lie outside it).
+  std::array<int32_t, 2> texcoord_fine{};
 };
 
 // What a face draws: a filled polygon (the default; 1 corner = a point, 2 = a line, as before),
@@ -126,6 +129,12 @@ struct FaceEvent {
   bool texture_linear = false;          // texels addressed linearly; beyond the image: omitted
   std::span<const uint8_t> shade_rows;  // rows of 256, indexed by the corners' shade
   std::span<const uint8_t> remap;       // 256 entries: pixel := remap[pixel]
+  // Depth-buffered engines (FrameSettings::depth_test) and blending. These faces take the
+  // renderer's depth path (raster/depth_fill.h), never the styled one.
+  bool fine_texcoords = false;     // corners carry texcoord_fine instead of texcoord
+  bool texture_repeat = false;     // texel coordinates wrap around the image (else clamp)
+  bool depth_write = true;         // with the depth test: the face's pixels write depth
+  std::span<const uint8_t> blend;  // 65536 entries: pixel := blend[source * 256 + pixel]
   bool styled() const {
     return pattern != 0xFFFF || pattern_alternates || texture_linear || !shade_rows.empty() ||
            !remap.empty();

@@ -19,6 +19,10 @@ using TextureLookup = std::function<const raster::Texture*(std::string_view name
 struct FrameSettings {
   int32_t focal_pixels = 480;  // the frame height (assumed: docs/raster.md, docs/fa.md)
   int32_t near_z = 256;        // one shape unit in front of the viewer
+  // Draw through a depth buffer (cleared to "infinitely far" per frame): a pixel is written only
+  // where the face is at least as near as what is there. Engines that sorted by painter's order
+  // (FA, Apache) leave it off, and their frames do not depend on it.
+  bool depth_test = false;
 };
 
 struct RenderSetup {

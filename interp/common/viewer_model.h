@@ -76,6 +76,13 @@ class ViewerModel {
   virtual std::string state_json(const ViewerState& state, int32_t height) const = 0;
   virtual const raster::Palette& palette() const = 0;
   virtual TextureLookup textures() = 0;
+  // How a frame `height` pixels high is projected and drawn; default: the frame height as the
+  // focal length, the default near plane, no depth test.
+  virtual FrameSettings frame_settings(int32_t height) const {
+    FrameSettings settings;
+    settings.focal_pixels = height;
+    return settings;
+  }
 };
 
 }  // namespace shapevm

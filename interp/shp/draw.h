@@ -43,17 +43,19 @@ RunOutcome draw_model(const Model& model, const StateRequest& state, DrawContext
 // The drawing state for `state` as JSON (part of the trace's "state"); InputError when malformed.
 nlohmann::json draw_state_json(const Model& model, const StateRequest& state);
 
-// Palette, textures and projection for a frame of this size.
-RenderSetup draw_render_setup(const Model& model, const OpenOptions& options, int width,
-                              int height);
+// Palette, textures and projection for a frame of this size. `source` is the program's source
+// (Program::source(), FILE:MEMBER is fine): palette.tga and tcachehw.dat are looked for beside
+// its file when the options name none.
+RenderSetup draw_render_setup(const Model& model, const OpenOptions& options,
+                              const std::string& source, int width, int height);
 
 // The viewer's model of `model`.
 std::unique_ptr<ViewerModel> draw_viewer(std::shared_ptr<const Model> model,
                                          const OpenOptions& options, std::string source,
                                          const StateRequest& opening, double frames_per_second);
 
-// The part tree `export` writes; nullopt exports the drawn faces as one node.
-std::optional<ExportScene> draw_export_scene(const Model& model, const StateRequest& state,
-                                             std::string_view source);
+// The part tree `export` writes (export.h): a node per part, the level --lod names.
+std::optional<ExportScene> draw_export_scene(const Model& model, const OpenOptions& options,
+                                             const StateRequest& state, const std::string& source);
 
 }  // namespace shapevm::shp

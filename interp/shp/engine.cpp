@@ -259,12 +259,12 @@ class ShpProgram : public Program {
 
   RenderSetup render_setup(int width, int height) override {
     require_model();
-    return draw_render_setup(*o_->model, options_, width, height);
+    return draw_render_setup(*o_->model, options_, o_->source, width, height);
   }
 
   std::optional<ExportScene> export_scene(const StateRequest& state) override {
     require_model();
-    return draw_export_scene(*o_->model, state, o_->source);
+    return draw_export_scene(*o_->model, options_, state, o_->source);
   }
 
   std::unique_ptr<ViewerModel> viewer(const StateRequest& opening, double fps) override {

@@ -62,11 +62,13 @@ TEST_CASE("shp engine: a run is the loader's steps, then the faces, then the end
   const RunOutcome out = program->run({}, rec, nullptr);
   CHECK(out.clean);
   CHECK(out.faces == 1);
-  CHECK(out.ops == 12);
-  REQUIRE(rec.order.size() == 14);
+  // 12 loader requests, then drawing's steps (draw_part, draw_face: docs/shp-drawing.md).
+  CHECK(out.ops == 14);
+  REQUIRE(rec.order.size() == 16);
   CHECK(rec.order[11] == "op");
-  CHECK(rec.order[12] == "face");
-  CHECK(rec.order[13] == "end");
+  CHECK(rec.order[13] == "op");
+  CHECK(rec.order[14] == "face");
+  CHECK(rec.order[15] == "end");
   CHECK(rec.clean);
   // --max-steps stops the loader: an unclean end.
   StateRequest tight;
@@ -92,9 +94,12 @@ TEST_CASE("shp engine: the debugger pauses before each request and once at the e
   } pauses;
   EventSink none;
   (void)program->run({}, none, &pauses);
-  REQUIRE(pauses.mnemonics.size() == 13);
+  // 12 requests, drawing's part and face, the end.
+  REQUIRE(pauses.mnemonics.size() == 15);
   CHECK(pauses.mnemonics.front() == "take 00 header");
   CHECK(pauses.mnemonics[8] == "take 04 vertices");
+  CHECK(pauses.mnemonics[12].rfind("draw_part", 0) == 0);
+  CHECK(pauses.mnemonics[13].rfind("draw_face", 0) == 0);
   CHECK(pauses.mnemonics.back() == "end");
   CHECK(pauses.ended);
   // The listing lines carry the chunk offsets the pauses stop at.

@@ -1,0 +1,43 @@
+// Colour tables for drawing Starlancer models into an 8-bit frame: the nearest palette entry to a
+// colour, shade rows for lit faces, and the 256 x 256 blend tables for added and alpha-blended
+// faces (draw_assumptions.h names the rules). Built once per palette.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "raster/palette.h"
+
+namespace shapevm::shp {
+
+// The palette entry nearest to `rgb` (squared RGB distance; the lowest index on ties).
+uint8_t nearest_index(const raster::Palette& palette, raster::Rgb rgb);
+
+enum class Blend : uint8_t { kNone, kAdd, kAlpha };
+
+struct ColourTables {
+  raster::Palette palette;
+  // kShadeLevels rows of 256: row l maps an entry to the one nearest its colour x (l+1)/levels.
+  std::vector<uint8_t> shade_rows;
+  uint8_t untextured = 0;  // the untextured faces' colour
+  uint8_t wire = 0;        // wire lines' colour
+  // 65536 entries each, [source * 256 + destination].
+  std::vector<uint8_t> add, alpha;
+  // The table for `mode`; empty for kNone.
+  std::span<const uint8_t> blend(Blend mode) const {
+    if (mode == Blend::kAdd) return add;
+    if (mode == Blend::kAlpha) return alpha;
+    return {};
+  }
+};
+
+// The tables for `palette`, shared between runs with the same palette.
+std::shared_ptr<const ColourTables> colour_tables(const raster::Palette& palette);
+
+// The blended colour of two palette entries (one cell of a blend table).
+raster::Rgb blend_rgb(raster::Rgb source, raster::Rgb destination, Blend mode);
+
+}  // namespace shapevm::shp

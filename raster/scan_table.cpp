@@ -1,0 +1,107 @@
+#include "raster/scan_table.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace shapevm::raster::scan {
+namespace {
+
+// floor(numerator / denominator) split into quotient and a remainder in [0, denominator).
+void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient, int64_t& remainder) {
+  Wide q = numerator / denominator;
+  Wide r = numerator % denominator;
+  if (r < 0) {
+    --q;
+    r += denominator;
+  }
+  quotient = static_cast<int64_t>(q);
+  remainder = static_cast<int64_t>(r);
+}
+
+// Steps x(row) = top.x + floor(dx * (row - top.y) / dy) one row at a time with an exact
+// quotient/remainder pair, so every row gets the same value a direct evaluation would, and a
+// shared edge gives identical crossings to both polygons that use it.
+class EdgeStepper {
+ public:
+  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator)
+      : denominator_(denominator) {
+    floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder_);
+    value_ += start;
+    floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
+                 step_remainder_);
+  }
+  int64_t value() const { return value_; }
+  void advance() {
+    value_ += step_quotient_;
+    remainder_ += step_remainder_;
+    if (remainder_ >= denominator_) {
+      remainder_ -= denominator_;
+      ++value_;
+    }
+  }
+
+ private:
+  int64_t denominator_;
+  int64_t value_ = 0;
+  int64_t remainder_ = 0;
+  int64_t step_quotient_ = 0;
+  int64_t step_remainder_ = 0;
+};
+
+}  // namespace
+
+int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int64_t row_end,
+                  ScanTable& work) {
+  work.edges.clear();
+  work.rows.clear();
+  if (polygon.size() < 3) return row_begin;
+  Fixed y_min = polygon[0].y;
+  Fixed y_max = polygon[0].y;
+  for (const ScreenVertex& vertex : polygon) {
+    y_min = std::min(y_min, vertex.y);
+    y_max = std::max(y_max, vertex.y);
+  }
+  int64_t first_row = std::max(fixed_ceil64(y_min), row_begin);
+  int64_t end_row = std::min(fixed_ceil64(y_max), row_end);
+  if (first_row >= end_row) return first_row;
+  work.rows.assign(static_cast<size_t>(end_row - first_row),
+                   RowCrossings{std::numeric_limits<int64_t>::max(),
+                                std::numeric_limits<int64_t>::min(), -1, -1});
+
+  const size_t count = polygon.size();
+  for (size_t i = 0; i < count; ++i) {
+    const size_t next = (i + 1) % count;
+    if (polygon[i].y == polygon[next].y) continue;
+    const Edge edge = polygon[i].y < polygon[next].y
+                          ? Edge{static_cast<uint32_t>(i), static_cast<uint32_t>(next)}
+                          : Edge{static_cast<uint32_t>(next), static_cast<uint32_t>(i)};
+    const ScreenVertex& top = polygon[edge.top];
+    const ScreenVertex& bottom = polygon[edge.bottom];
+    // The edge covers rows ceil(top.y) .. ceil(bottom.y) - 1: half-open, so a vertex row belongs
+    // to exactly one of the two edges meeting there (or to both when it lies at an integer y on
+    // a vertical extreme, which min/max handles).
+    const int64_t edge_first = std::max(fixed_ceil64(top.y), first_row);
+    const int64_t edge_end = std::min(fixed_ceil64(bottom.y), end_row);
+    if (edge_first >= edge_end) continue;
+    const auto edge_index = static_cast<int32_t>(work.edges.size());
+    work.edges.push_back(edge);
+
+    EdgeStepper x(top.x, static_cast<int64_t>(bottom.x) - top.x, edge_first * kFixedOne - top.y,
+                  static_cast<int64_t>(bottom.y) - top.y);
+    for (int64_t row = edge_first; row < edge_end; ++row, x.advance()) {
+      RowCrossings& crossings = work.rows[static_cast<size_t>(row - first_row)];
+      // Strict comparisons: on a tie the earlier edge keeps the row, deterministically.
+      if (x.value() < crossings.left_x) {
+        crossings.left_x = x.value();
+        crossings.left_edge = edge_index;
+      }
+      if (x.value() > crossings.right_x) {
+        crossings.right_x = x.value();
+        crossings.right_edge = edge_index;
+      }
+    }
+  }
+  return first_row;
+}
+
+}  // namespace shapevm::raster::scan

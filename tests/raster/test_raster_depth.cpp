@@ -1,0 +1,201 @@
+// The depth-tested fill (raster/depth_fill.h) and the frame renderer's depth path: a near face
+// drawn first still wins, coplanar later faces win (test >=), faces that do not write depth,
+// blend tables, lines through the buffer, and the same scan conversion as the painter's fills.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "harness/frame_renderer.h"
+#include "raster/depth_fill.h"
+#include "raster/polygon_fill.h"
+
+using namespace shapevm;
+using namespace shapevm::raster;
+
+namespace {
+
+ScreenVertex at(int32_t x, int32_t y, int32_t inv_w) {
+  ScreenVertex v;
+  v.x = to_fixed(x);
+  v.y = to_fixed(y);
+  v.inv_w = inv_w;
+  return v;
+}
+
+std::vector<ScreenVertex> quad(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t inv_w) {
+  return {at(x0, y0, inv_w), at(x1, y0, inv_w), at(x1, y1, inv_w), at(x0, y1, inv_w)};
+}
+
+DepthStyle colour(uint8_t c) {
+  DepthStyle s;
+  s.color = c;
+  return s;
+}
+
+FaceCorner corner(int32_t x, int32_t y, int32_t z) {
+  FaceCorner c;
+  c.view = {x, y, z};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("depth fill: a near face drawn first still wins over a farther one drawn later") {
+  Framebuffer frame(32, 32, 0);
+  DepthBuffer depth(32, 32);
+  fill_depth(frame, &depth, quad(4, 4, 20, 20, kInvWOne / 2), colour(1));    // near
+  fill_depth(frame, &depth, quad(10, 10, 28, 28, kInvWOne / 8), colour(2));  // far
+  CHECK(frame.at(15, 15) == 1);  // the overlap keeps the near face
+  CHECK(frame.at(25, 25) == 2);  // the far face draws where nothing is nearer
+  CHECK(frame.at(5, 5) == 1);
+  CHECK(depth.at(15, 15) == depth_of(kInvWOne / 2));
+  CHECK(depth.at(25, 25) == depth_of(kInvWOne / 8));
+  CHECK(depth.at(0, 0) == 0);
+}
+
+TEST_CASE("depth fill: the test is >=, so a coplanar later face wins; without a buffer it paints") {
+  Framebuffer frame(16, 16, 0);
+  DepthBuffer depth(16, 16);
+  fill_depth(frame, &depth, quad(0, 0, 8, 8, 1000), colour(1));
+  fill_depth(frame, &depth, quad(0, 0, 8, 8, 1000), colour(2));
+  CHECK(frame.at(4, 4) == 2);
+  fill_depth(frame, nullptr, quad(0, 0, 8, 8, 1), colour(3));  // farther, but no test
+  CHECK(frame.at(4, 4) == 3);
+  CHECK(depth.at(4, 4) == depth_of(1000));
+}
+
+TEST_CASE("depth fill: a face that does not write depth leaves the buffer for later faces") {
+  Framebuffer frame(16, 16, 0);
+  DepthBuffer depth(16, 16);
+  DepthStyle glass = colour(5);
+  glass.depth_write = false;
+  fill_depth(frame, &depth, quad(0, 0, 8, 8, kInvWOne / 2), glass);
+  CHECK(frame.at(2, 2) == 5);
+  CHECK(depth.at(2, 2) == 0);
+  fill_depth(frame, &depth, quad(0, 0, 8, 8, kInvWOne / 4), colour(6));  // farther, still drawn
+  CHECK(frame.at(2, 2) == 6);
+}
+
+TEST_CASE("depth fill: depth is interpolated per pixel, so crossing faces split where they meet") {
+  // Face A goes from near at the left to far at the right; face B is at a constant middle depth.
+  Framebuffer frame(64, 8, 0);
+  DepthBuffer depth(64, 8);
+  const int32_t near = kInvWOne / 2, far = kInvWOne / 8, mid = (near + far) / 2;
+  std::vector<ScreenVertex> a = {at(0, 0, near), at(64, 0, far), at(64, 8, far), at(0, 8, near)};
+  fill_depth(frame, &depth, a, colour(1));
+  fill_depth(frame, &depth, quad(0, 0, 64, 8, mid), colour(2));
+  CHECK(frame.at(5, 4) == 1);
+  CHECK(frame.at(60, 4) == 2);
+  // The boundary lies at the middle of the row, within a pixel.
+  int first_b = -1;
+  for (int x = 0; x < 64 && first_b < 0; ++x)
+    if (frame.at(x, 4) == 2) first_b = x;
+  CHECK(first_b >= 31);
+  CHECK(first_b <= 33);
+}
+
+TEST_CASE("depth fill: the same pixels as fill_flat (one scan conversion)") {
+  Framebuffer a(40, 40, 0), b(40, 40, 0);
+  std::vector<ScreenVertex> tri = {at(3, 2, kInvWOne), at(37, 11, kInvWOne), at(9, 35, kInvWOne)};
+  tri[1].x += kFixedOne / 3;
+  fill_flat(a, tri, 7);
+  fill_depth(b, nullptr, tri, colour(7));
+  CHECK(a == b);
+}
+
+TEST_CASE("depth fill: blend tables combine the source colour with the pixel underneath") {
+  std::vector<uint8_t> table(65536);
+  for (size_t s = 0; s < 256; ++s)
+    for (size_t d = 0; d < 256; ++d) table[s * 256 + d] = static_cast<uint8_t>((s + d) & 0xFF);
+  Framebuffer frame(8, 8, 10);
+  DepthStyle add = colour(20);
+  add.blend = table;
+  fill_depth(frame, nullptr, quad(0, 0, 4, 4, kInvWOne), add);
+  CHECK(frame.at(1, 1) == 30);
+  CHECK(frame.at(6, 6) == 10);
+  DepthStyle bad = colour(1);
+  std::vector<uint8_t> short_table(256);
+  bad.blend = short_table;
+  CHECK_THROWS_AS(fill_depth(frame, nullptr, quad(0, 0, 4, 4, kInvWOne), bad),
+                  std::invalid_argument);
+  DepthBuffer wrong(4, 4);
+  CHECK_THROWS_AS(fill_depth(frame, &wrong, quad(0, 0, 4, 4, kInvWOne), colour(1)),
+                  std::invalid_argument);
+}
+
+TEST_CASE("depth fill: textures repeat or clamp, shade rows apply, transparent texels skip") {
+  Texture t;
+  t.width = 2;
+  t.height = 1;
+  t.pixels = {3, 4};
+  t.transparent_index = 4;
+  Framebuffer frame(8, 1, 0);
+  std::vector<ScreenVertex> row = quad(0, 0, 8, 1, kInvWOne);
+  row[1].u = row[2].u = to_fixed(8);  // eight texels across eight pixels
+  DepthStyle s;
+  s.texture = &t;
+  s.perspective = false;
+  s.repeat = true;
+  fill_depth(frame, nullptr, row, s);
+  CHECK(frame.at(0, 0) == 3);
+  CHECK(frame.at(1, 0) == 0);  // transparent
+  CHECK(frame.at(2, 0) == 3);  // wrapped
+  s.repeat = false;
+  frame.clear(0);
+  fill_depth(frame, nullptr, row, s);
+  CHECK(frame.at(0, 0) == 3);
+  CHECK(frame.at(6, 0) == 0);  // clamped to the last texel, which is transparent
+  std::vector<uint8_t> rows(512);
+  for (size_t i = 0; i < 256; ++i) rows[256 + i] = static_cast<uint8_t>(i + 100);
+  s.shade_rows = rows;
+  for (auto& v : row) v.shade = to_fixed(1);
+  frame.clear(0);
+  fill_depth(frame, nullptr, row, s);
+  CHECK(frame.at(0, 0) == 103);
+}
+
+TEST_CASE("depth lines: hidden behind a nearer face, drawn in front of a farther one") {
+  Framebuffer frame(32, 8, 0);
+  DepthBuffer depth(32, 8);
+  fill_depth(frame, &depth, quad(0, 0, 16, 8, kInvWOne / 2), colour(1));
+  draw_line_depth(frame, &depth, at(0, 4, kInvWOne / 4), at(31, 4, kInvWOne / 4), colour(9));
+  CHECK(frame.at(5, 4) == 1);
+  CHECK(frame.at(20, 4) == 9);
+  draw_line_depth(frame, &depth, at(0, 2, kInvWOne), at(31, 2, kInvWOne), colour(8));
+  CHECK(frame.at(5, 2) == 8);
+}
+
+TEST_CASE("frame renderer: depth_test off draws in emission order; on keeps the nearer face") {
+  std::vector<FaceCorner> near_face = {corner(-100, -100, -1000), corner(100, -100, -1000),
+                                       corner(100, 100, -1000), corner(-100, 100, -1000)};
+  std::vector<FaceCorner> far_face = {corner(-1600, -1600, -4000), corner(1600, -1600, -4000),
+                                      corner(1600, 1600, -4000), corner(-1600, 1600, -4000)};
+  FaceEvent a, b;
+  a.color = 1;
+  a.corners = near_face;
+  b.color = 2;
+  b.corners = far_face;
+  FrameSettings settings;
+  settings.focal_pixels = 64;
+  settings.near_z = 16;
+  Framebuffer painter(64, 64, 0), depth(64, 64, 0);
+  {
+    harness::FrameRenderer r(painter, settings);
+    r.on_face(a);
+    r.on_face(b);
+    CHECK(r.depth() == nullptr);
+  }
+  settings.depth_test = true;
+  {
+    harness::FrameRenderer r(depth, settings);
+    r.on_face(a);
+    r.on_face(b);
+    REQUIRE(r.depth() != nullptr);
+    CHECK(r.depth()->at(32, 32) > 0);
+  }
+  CHECK(painter.at(32, 32) == 2);
+  CHECK(depth.at(32, 32) == 1);
+  CHECK(depth.at(10, 32) == 2);
+}
