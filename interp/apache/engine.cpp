@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/input_error.h"
+#include "core/text_statements.h"
 #include "interp/apache/analysis.h"
 #include "interp/apache/assembler.h"
 #include "interp/apache/assumptions.h"
@@ -75,18 +76,9 @@ bool looks_like_archive(std::span<const uint8_t> b) {
 // palette colour or a slot count), and the text defines a model ("model INDEX NAME"). FA's text
 // starts with dot directives (.image, .header).
 bool looks_like_apache_text(std::string_view text) {
-  bool first = true;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    line = line.substr(0, line.find(';'));
-    std::istringstream words{std::string(line)};
-    std::string head, operand;
-    if (!(words >> head)) continue;
-    words >> operand;
+  bool first = true, model = false;
+  for_each_statement(text, [&](const std::vector<std::string_view>& words) {
+    const std::string_view head = words[0];
     if (first) {
       static constexpr std::string_view kTopLevel[] = {"model", "texture", "colour",
                                                        "color", "slots",   "textureslots"};
@@ -94,12 +86,15 @@ bool looks_like_apache_text(std::string_view text) {
         return false;
       first = false;
     }
-    if (head == "model" && !operand.empty() &&
-        std::all_of(operand.begin(), operand.end(),
-                    [](unsigned char c) { return std::isdigit(c); }))
-      return true;
-  }
-  return false;
+    if (head == "model" && words.size() > 1 &&
+        std::all_of(words[1].begin(), words[1].end(),
+                    [](unsigned char c) { return std::isdigit(c); })) {
+      model = true;
+      return false;
+    }
+    return true;
+  });
+  return model;
 }
 
 std::vector<Knob> engine_knobs() {

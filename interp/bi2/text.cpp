@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/input_error.h"
+#include "core/text_statements.h"
 #include "interp/bi2/lib_archive.h"
 #include "interp/bi2/tpwm.h"
 
@@ -364,19 +365,8 @@ std::vector<uint8_t> parse_body(Parser& p, const Line& head) {
 }  // namespace
 
 bool looks_like_bi2_text(std::string_view text) {
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    line = line.substr(0, line.find(';'));
-    std::istringstream in{std::string(line)};
-    std::string head;
-    if (!(in >> head)) continue;
-    return head == "3dob" || head == "3dld" || head == "lib";
-  }
-  return false;
+  const std::string_view head = first_statement_word(text);
+  return head == "3dob" || head == "3dld" || head == "lib";
 }
 
 Vec3i16 computed_normal(const std::vector<Vec3i16>& v, const std::vector<uint32_t>& c) {

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "core/input_error.h"
+#include "core/text_statements.h"
 #include "interp/shp/records.h"
 
 namespace shapevm::shp {
@@ -262,26 +263,10 @@ void put16(std::vector<uint8_t>& out, size_t at, uint16_t v) {
   out[at + 1] = static_cast<uint8_t>(v >> 8);
 }
 
-std::string first_statement(std::string_view text) {
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    line = line.substr(0, line.find(';'));
-    const size_t b = line.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos) continue;
-    const size_t e = line.find_first_of(" \t\r", b);
-    return std::string(line.substr(b, e == std::string_view::npos ? e : e - b));
-  }
-  return "";
-}
-
 }  // namespace
 
 bool looks_like_shp_text(std::string_view text) {
-  return first_statement(text) == "shp";
+  return first_statement_word(text) == "shp";
 }
 
 std::vector<uint8_t> assemble_model(std::string_view text, const std::string& source) {

@@ -5,6 +5,9 @@
 
 #include <cstdint>
 
+// The drawing's own assumptions (colours, light, blending, LOD rule, clips) are kept beside it.
+#include "interp/shp/draw_assumptions.h"  // IWYU pragma: export
+
 namespace shapevm::shp::assumed {
 
 // A part holds at most this many levels of detail (the analyses say "up to nine"); a level chunk
