@@ -147,3 +147,41 @@ TEST_CASE("cli export: glTF for an engine without parts holds the faces one run 
   bin.read(magic, 4);
   CHECK(std::string(magic, 4) == "glTF");
 }
+
+TEST_CASE("SL-21: cli export of a Starlancer model: a node per part, turned to Y up") {
+  const std::string model = SHAPEVM_EXAMPLES_BUILD_DIR "/shp/drawing.SHP";
+  ScratchDir dir;
+  const auto gltf = (dir / "m.gltf").string();
+  REQUIRE(run_cli("export " + shell_quote(model) + " -o " + shell_quote(gltf)).exit_code == 0);
+  std::ifstream in(gltf);
+  const nlohmann::json g = nlohmann::json::parse(in);
+  REQUIRE(g["nodes"].size() == 2);
+  CHECK(g["nodes"][0]["name"] == "Hull");
+  CHECK(g["nodes"][0]["children"] == nlohmann::json::array({1}));
+  CHECK(g["nodes"][1]["name"] == "Turret");
+  // The turret's origin (0, -100, 200) in the model frame (Y down), after the half turn.
+  CHECK(g["nodes"][1]["translation"] == nlohmann::json::array({-0.0, 100.0, 200.0}));
+  const auto obj = (dir / "m.obj").string();
+  REQUIRE(run_cli("export " + shell_quote(model) + " -o " + shell_quote(obj)).exit_code == 0);
+  std::ifstream oin(obj);
+  std::string text((std::istreambuf_iterator<char>(oin)), std::istreambuf_iterator<char>());
+  CHECK(lines_starting(text, "o ") == std::vector<std::string>{"o Hull", "o Turret"});
+  // Wire faces are left out of an export: no OBJ lines.
+  CHECK(lines_starting(text, "l ").empty());
+}
+
+TEST_CASE("BI-10: cli export of a Battle Isle 2 unit: its moving part is a node of its own") {
+  const std::string unit = SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/units.LIB:TANK001";
+  ScratchDir dir;
+  const auto gltf = (dir / "t.gltf").string();
+  REQUIRE(run_cli("export " + shell_quote(unit) + " -o " + shell_quote(gltf)).exit_code == 0);
+  std::ifstream in(gltf);
+  const nlohmann::json g = nlohmann::json::parse(in);
+  REQUIRE(g["nodes"].size() == 2);
+  CHECK(g["nodes"][0]["children"] == nlohmann::json::array({1}));
+  // The gun line is a LINES primitive of the part's mesh.
+  bool lines = false;
+  for (const auto& prim : g["meshes"][g["nodes"][1]["mesh"].get<int>()]["primitives"])
+    lines = lines || prim["mode"] == 1;
+  CHECK(lines);
+}
