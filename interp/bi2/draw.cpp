@@ -52,7 +52,7 @@ int16_t clamp16(int32_t v) {
 
 // Whether the polygon's view-space corners wind away from the viewer (only with
 // assumed::kCullBackFaces): the normal of the first three corners points away from the eye.
-bool back_facing(const std::vector<ViewPoint>& view, const Polygon& p) {
+[[maybe_unused]] bool back_facing(const std::vector<ViewPoint>& view, const Polygon& p) {
   if (p.vertices.size() < 3) return false;
   const ViewPoint& a = view[p.vertices[0]];
   const ViewPoint& b = view[p.vertices[1]];
