@@ -28,11 +28,7 @@ Work& work_area() {
   return instance;
 }
 
-ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {
-  ClipRect clip = frame.bounds();
-  if (rules.clip) clip = clip.intersect(*rules.clip);
-  return clip;
-}
+using scan::effective_clip;
 
 void check_depth(const Framebuffer& frame, const DepthBuffer* depth) {
   if (depth != nullptr && (depth->width() != frame.width() || depth->height() != frame.height()))

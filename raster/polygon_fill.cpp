@@ -51,11 +51,7 @@ Scratch& scratch() {
   return instance;
 }
 
-ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {
-  ClipRect clip = frame.bounds();
-  if (rules.clip) clip = clip.intersect(*rules.clip);
-  return clip;
-}
+using scan::effective_clip;
 
 template <FillMode kMode>
 void vertex_attributes(const ScreenVertex& vertex, Attributes& out) {

@@ -48,4 +48,11 @@ inline int64_t edge_value(std::span<const ScreenVertex> polygon, const Edge& edg
   return a0 + mul_div_floor(a1 - a0, offset, height);
 }
 
+// The rectangle a fill may write: the frame, narrowed by the rules' clip when they give one.
+inline ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {
+  ClipRect clip = frame.bounds();
+  if (rules.clip) clip = clip.intersect(*rules.clip);
+  return clip;
+}
+
 }  // namespace shapevm::raster::scan
