@@ -17,6 +17,15 @@ inline constexpr uint32_t kDefaultCallDepthLimit = 64;
 // -(xv*m3 + yv*m6 + zv*m9) is therefore shifted right by 15 to return to shape units.
 inline constexpr int kMatrixFractionBits = 15;
 
+// GRAddBrentObj's precision shift (FA-51): the seed traces that the radius is OR-ed with the
+// viewer-relative magnitudes before a leading-bit lookup in _shift_table that keeps the shape in
+// 16-bit range, but not the table itself. Assumed: the shift brings that OR below 2^14, so a
+// vertex (bounded by the radius) plus the object offset, both shifted, stays below 2^15 and fits
+// a signed 16-bit word. Both are shifted right (arithmetic) before they are added and the view
+// position is scaled back afterwards, so frames keep their size and lose only the low bits, as
+// the engine's 16-bit arithmetic does (interpreter.cpp, transform).
+inline constexpr int kPrecisionBits = 14;
+
 // JumpToLOD's globals when the run does not set them: aspecty 1, sizeAdjust 256 (so the
 // threshold is pixel_threshold unscaled), scrh = the frame height.
 inline constexpr int32_t kDefaultAspectY = 1;

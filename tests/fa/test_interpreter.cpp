@@ -4,6 +4,7 @@
 
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/interpreter.h"
+#include "interp/fa/precision_shift.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
 
@@ -404,6 +405,47 @@ TEST_CASE("FA-53: untraced opcodes keep their sizes, are marked, and change no g
   int untraced = 0;
   for (const auto& e : with.op_events) untraced += e.untraced;
   CHECK(untraced == 3);
+}
+
+TEST_CASE("FA-51: the header radius is OR-ed with the viewer offset to pick the precision shift") {
+  // shift = bits of (|xv| | |yv| | |zv| | radius) beyond 14 (assumptions.h, kPrecisionBits).
+  CHECK(precision_shift(100, {0, 299, 0}) == 0);     // 100 | 299 = 367: 9 bits
+  CHECK(precision_shift(100, {0, 39997, 0}) == 2);   // 16 bits
+  CHECK(precision_shift(100, {-19998, 0, 0}) == 1);  // magnitudes: 15 bits
+  CHECK(precision_shift(0x5000, {0, 299, 0}) == 1);  // the radius decides: 15 bits
+  CHECK(precision_shift(0x3FFF, {0, 0x3FFF, 0}) == 0);
+  CHECK(precision_shift(0x2000, {0x1000, 0x0800, 0x0400}) == 0);  // OR: 0x3C00, 14 bits
+  // Through a run: heading 0 puts the viewer offset on y, (32766 * d) >> 15.
+  // Corners (0,10,0), (3,10,0), (4,10,0): view x = ((x >> s) * 32767) >> (7 - s).
+  const std::string text = with_header(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 3, 10, 0
+        v 4, 10, 0
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    ShortEOF
+)");
+  auto xs_at = [&](int32_t distance, int16_t radius, int expected_shift) {
+    auto b = build_shape(
+        std::string(text).replace(text.find("radius=100"), 10, "radius=" + std::to_string(radius)));
+    Interpreter interp(b.shape);
+    RecordingSink sink;
+    RunState s;
+    s.camera = {distance, 0, 0};
+    const RunResult r = interp.run(s, sink);
+    CHECK(r.precision_shift == expected_shift);
+    std::vector<int32_t> xs;
+    REQUIRE(sink.face_views.size() == 1);
+    for (const auto& p : sink.face_views[0]) xs.push_back(p.x);
+    return xs;
+  };
+  // d = 300: yv 299, shift 0: 3 * 32767 >> 7 = 767, 4 * 32767 >> 7 = 1023.
+  CHECK(xs_at(300, 100, 0) == std::vector<int32_t>{0, 767, 1023});
+  // d = 40000: yv 39997, shift 2: 3 >> 2 = 0, (1 * 32767) >> 5 = 1023.
+  CHECK(xs_at(40000, 100, 2) == std::vector<int32_t>{0, 0, 1023});
+  // d = 300 with radius 0x5000: shift 1 from the radius alone: (1 * 32767) >> 6 = 511,
+  // (2 * 32767) >> 6 = 1023.
+  CHECK(xs_at(300, 0x5000, 1) == std::vector<int32_t>{0, 511, 1023});
 }
 
 TEST_CASE("FA-52: radius_world is never read; the run is the same whatever it holds") {
