@@ -15,7 +15,7 @@ void register_variants_command(CLI::App& app, CommandContext& ctx) {
     std::string name;
     std::string engine;
     std::string obj_class;
-    std::string type_flags = "0xC0";
+    std::string override_type_flags;
     std::string health = "1";
     bool damage_model = false;
     std::string damage_set = "1";
@@ -34,8 +34,9 @@ void register_variants_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--class", o->obj_class,
                   "obj_class: fighter, bomber, ship, sam, aaa, tank, vehicle or a number")
       ->required();
-  cmd->add_option("--type-flags", o->type_flags, "Type record +0x0E (& 0xC0 builds the _b slot)")
-      ->capture_default_str();
+  cmd->add_option("--override-type-flags", o->override_type_flags,
+                  "FA: force type record +0x0E (& 0xC0 builds the _b slot). By default it is the\n"
+                  "high byte of obj_class, which the record overlaps, so only aircraft get _b");
   cmd->add_option("--health", o->health, "Entity health word +0x0E (0 = destroyed)")
       ->capture_default_str();
   cmd->add_flag("--damage-model", o->damage_model, "Entity flag 0x100000 is set");
@@ -47,10 +48,11 @@ void register_variants_command(CLI::App& app, CommandContext& ctx) {
     VariantsRequest request;
     request.name = o->name;
     request.settings = {{"class", o->obj_class},
-                        {"type-flags", o->type_flags},
                         {"health", o->health},
                         {"damage-model", o->damage_model ? "1" : "0"},
                         {"damage-set", o->damage_set}};
+    if (!o->override_type_flags.empty())
+      request.settings.push_back({"override-type-flags", o->override_type_flags});
     const Engine* engine = nullptr;
     if (!o->lib.empty()) {
       request.container = read_input(o->lib);

@@ -142,7 +142,7 @@ struct ExampleEntry {
 // for an object in a given state (FA: the damage variants of seed 002).
 struct VariantsRequest {
   std::string name;                      // the type's program name ("A10.SH")
-  std::vector<Setting> settings;         // the object's state: "class", "type-flags", "health", ...
+  std::vector<Setting> settings;         // the object's state: "class", "health", "damage-set", ...
   std::optional<EngineInput> container;  // check the names against this container's members
 };
 struct VariantsReport {

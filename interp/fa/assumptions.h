@@ -1,5 +1,6 @@
 // Every runtime behaviour of the FA interpreter that is this project's assumption rather than
-// traced from a seed, in one place (docs/fa.md, "Decisions of this project"). Change them here.
+// traced from a seed, and every deliberate deviation from the seed, in one place (docs/fa.md,
+// "Decisions of this project" and "Deviations from the seed"). Change them here.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,15 @@ inline constexpr uint32_t kDefaultCallDepthLimit = 64;
 // The view matrix m1..m9 is Q15 (1.0 = 0x7FFF) (facts: "[I]"). JumpToLOD's depth
 // -(xv*m3 + yv*m6 + zv*m9) is therefore shifted right by 15 to return to shape units.
 inline constexpr int kMatrixFractionBits = 15;
+
+// GRAddBrentObj's precision shift (FA-51): the seed traces that the radius is OR-ed with the
+// viewer-relative magnitudes before a leading-bit lookup in _shift_table that keeps the shape in
+// 16-bit range, but not the table itself. Assumed: the shift brings that OR below 2^14, so a
+// vertex (bounded by the radius) plus the object offset, both shifted, stays below 2^15 and fits
+// a signed 16-bit word. Both are shifted right (arithmetic) before they are added and the view
+// position is scaled back afterwards, so frames keep their size and lose only the low bits, as
+// the engine's 16-bit arithmetic does (interpreter.cpp, transform).
+inline constexpr int kPrecisionBits = 14;
 
 // JumpToLOD's globals when the run does not set them: aspecty 1, sizeAdjust 256 (so the
 // threshold is pixel_threshold unscaled), scrh = the frame height.
@@ -37,11 +47,9 @@ inline constexpr bool kOrderFieldNaturalWhenEqual = true;
 // With --no-x86, X86Code (0xF0) is not executed: execution continues at the end of the x86 region
 // as the static walker bounds it (the next relocation anchor) and the trace says so.
 
-// --merged (the seed's reloc harvest) walks from each relocation target in CODE that is not a
-// trampoline (walker: reloc_targets) and not inside an x86 region's native bytes: a target in x86
-// code is a jump inside the selector, not geometry, and the seed's codec only decodes geometry
-// from its targets. Each walk stops where execution reaches an offset some earlier walk (or the
-// base run) already executed, as if at a ShortEOF, so no face is emitted twice.
+// --merged (the seed's reloc harvest): each walk stops where execution reaches an offset some
+// earlier walk (or the base run) already executed, as if at a ShortEOF, so no face is emitted
+// twice. Which targets it walks: see the deviation below.
 
 // XformUnmask's operands (t0 t1 t2 a0 a1 a2 rel) are partially traced: the translation t is
 // added to the object's position (in shape units) for the called chain (interpreter.cpp,
@@ -59,7 +67,27 @@ inline constexpr int kDefaultCameraPitch = 20;
 inline constexpr double kViewerFramesPerSecond = 20.0;
 
 // Textured faces whose content flag has bit 0x10 set are drawn with perspective-correct texture
-// coordinates (untraced: the seed names the flag only with a question mark, "perspective?").
+// coordinates (the seed lists the bit as unknown, naming it "perspective-correct mapping"). The
+// other named bits, 0x02 FILL_BACKGROUND and 0x20 "brighter shading", are not applied: their
+// effect is untraced (docs/fa.md, decision 20); `info` counts the faces that carry them.
 inline constexpr uint8_t kContentFlagPerspective = 0x10;
+
+// ---- Deviations from the seed (deliberate; docs/fa.md, "Deviations from the seed") ----------
+
+// D1. CODE length. The seed says to take SizeOfRawData as the CODE section's length. Raw data is
+// zero-padded up to the file alignment (512 bytes), and the trampolines sit at the end of CODE,
+// found by scanning backwards from its end: with the padded length the scan starts in zeros and
+// finds none. So when VirtualSize is non-zero the length is min(VirtualSize, SizeOfRawData) (as
+// the T.O.R.E. tool does; OpenFA slices by VirtualSize); VirtualSize 0 falls back to the seed's
+// SizeOfRawData. Used by pe_image.cpp (content_size).
+inline constexpr bool kCodeLengthCappedByVirtualSize = true;
+
+// D2. The --merged harvest's targets. The seed's codec keeps every relocation target inside CODE
+// that is not an FF 25 trampoline. This project also leaves out targets that lie inside an x86
+// block's native bytes or at a block's X86Code head: those are the selector's own internal jumps
+// and entry points, not geometry, and the seed's codec could only have decoded them as
+// bytecode because it never executes x86 (here a walk from them would run the selector, or
+// decode x86 as opcodes). Used by merged_harvest.cpp (walk_unreached_targets).
+inline constexpr bool kHarvestSkipsTargetsInX86 = true;
 
 }  // namespace shapevm::fa::assumed

@@ -80,6 +80,8 @@ struct FaceView {
 inline constexpr uint8_t kFaceHaveNormal = 0x40;
 inline constexpr uint8_t kFaceHaveTexcoords = 0x04;
 inline constexpr uint8_t kFaceFillBackground = 0x02;
+// The seed lists 0x20 as unknown with a guess ("brighter shading"); not applied (docs/fa.md).
+inline constexpr uint8_t kFaceBrighterShading = 0x20;
 inline constexpr uint8_t kLayoutShortIndices = 0x04;
 inline constexpr uint8_t kLayoutByteCenter = 0x02;
 inline constexpr uint8_t kLayoutByteTexcoords = 0x01;

@@ -12,6 +12,7 @@
 #include "interp/fa/instruction.h"
 #include "interp/fa/merged_harvest.h"
 #include "interp/fa/opcodes.h"
+#include "interp/fa/precision_shift.h"
 
 namespace shapevm::fa {
 
@@ -137,6 +138,9 @@ struct Interpreter::Machine {
           std::max<int32_t>(1, in.shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
     view = make_view(cam);
     rel = {view.xv, view.yv, view.zv};
+    // Queue time (GRAddBrentObj): the shift is chosen once per object from the radius and the
+    // viewer-relative position; the camera is already in shape units (FA-51).
+    shift = precision_shift(in.shape_.header.radius, rel);
     stack.reserve(st.call_depth_limit);
     if (st.lod) projected_override = in.synthetic_projected_size(*st.lod);
   }
@@ -162,6 +166,7 @@ struct Interpreter::Machine {
   std::string texture;
   ViewSetup view;
   std::array<int64_t, 3> rel{};
+  int shift = 0;  // GRAddBrentObj's precision shift (precision_shift.h)
   std::optional<int64_t> projected_override;
   uint32_t pos = kHeaderSize;  // GRAddBrentObj hands the interpreter header + 0x0E
   uint64_t steps = 0;
@@ -246,12 +251,16 @@ struct Interpreter::Machine {
   }
 
   ViewPoint transform(const std::array<int16_t, 3>& v) const {
-    // view_k = sum_i (v_i + rel_i) * M[i][k]; Q15 matrix, 8 fractional bits kept.
-    const int64_t p[3] = {v[0] + rel[0], v[1] + rel[1], v[2] + rel[2]};
+    // view_k = sum_i (v_i + rel_i) * M[i][k]; Q15 matrix, 8 fractional bits kept. The vertex
+    // and the offset are each reduced by the precision shift first and the result scaled back,
+    // so a far object loses its low bits as in the engine (assumptions.h, kPrecisionBits).
+    const int64_t p[3] = {(v[0] >> shift) + (rel[0] >> shift), (v[1] >> shift) + (rel[1] >> shift),
+                          (v[2] >> shift) + (rel[2] >> shift)};
+    const int down = assumed::kMatrixFractionBits - 8 - shift;
     int64_t out[3];
     for (int k = 0; k < 3; ++k) {
       const int64_t sum = p[0] * view.m[0 + k] + p[1] * view.m[3 + k] + p[2] * view.m[6 + k];
-      out[k] = sum >> (assumed::kMatrixFractionBits - 8);
+      out[k] = down >= 0 ? sum >> down : sum * (int64_t{1} << -down);
     }
     auto clamp32 = [](int64_t x) {
       return static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN / 2, INT32_MAX / 2));
@@ -817,6 +826,7 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
   }
   m.result.ops = m.steps;
   m.result.faces = m.faces;
+  m.result.precision_shift = m.shift;
   if (hook_) {
     DebugView v = m.debug_view(m.result.end_offset);
     v.steps = m.steps;

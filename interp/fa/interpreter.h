@@ -47,6 +47,7 @@ struct RunResult {
   uint32_t end_offset = 0;
   uint64_t ops = 0;
   uint64_t faces = 0;
+  int precision_shift = 0;  // GRAddBrentObj's shift for this view (precision_shift.h, FA-51)
 };
 
 class MachineAccess;

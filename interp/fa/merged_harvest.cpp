@@ -115,8 +115,11 @@ void MergedHarvest::walk_unreached_targets(MachineAccess& m) {
   // A walk that runs into bytes it cannot execute ends; the merged run goes on.
   m.set_failure_level(DiagnosticLevel::kWarning);
   for (uint32_t target : walk_.reloc_targets) {
-    if (target >= m.code_size() || executed_[target] || in_native(target)) continue;
-    if (x86_ends_.count(target) || x86_ends_.count(target - 2)) continue;  // a block's head
+    if (target >= m.code_size() || executed_[target]) continue;
+    // Targets in x86 bytes or at a block's head are not geometry (assumptions.h, D2).
+    if (assumed::kHarvestSkipsTargetsInX86 &&
+        (in_native(target) || x86_ends_.count(target) || x86_ends_.count(target - 2)))
+      continue;
     if (deselected(target)) continue;
     if (tap_.inner_control_)
       sink_.on_branch({kEngine, target, branch_kind::kHarvest, true, target, 0, 0});
@@ -129,10 +132,14 @@ void MergedHarvest::walk_unreached_targets(MachineAccess& m) {
       if (at < target) texture = name;
     m.set_texture(std::move(texture));
     // The seed's harvest walks on through a top-level ShortEOF (some fragments are reached only
-    // by calls a static walk cannot follow): the machine stops there, past it, and goes on.
-    do {
+    // by calls a static walk cannot follow): the machine stops there and the walk goes on at the
+    // byte after it. (The machine's own position is two bytes on, past the operand byte its
+    // fetch consumed; resuming there would skip the first byte of whatever follows.)
+    for (;;) {
       m.run_loop();
-    } while (m.result().stop == StopReason::kTopLevelShortEof);
+      if (m.result().stop != StopReason::kTopLevelShortEof) break;
+      m.set_pos(m.result().end_offset + 1);
+    }
     if (m.result().stop == StopReason::kStepBudget) return;  // the merged run is over budget
   }
   m.set_result(base);

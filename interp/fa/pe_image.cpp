@@ -14,6 +14,7 @@
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "interp/fa/assumptions.h"
 
 namespace shapevm::fa {
 
@@ -169,8 +170,9 @@ class Parser {
 
   // The bytes of a section that are meaningful: the raw data is zero-padded up to the file
   // alignment, so when VirtualSize is set it is the better length (but never beyond the raw
-  // data actually stored).
+  // data actually stored). A deviation from the seed's SizeOfRawData (assumptions.h, D1).
   static uint32_t content_size(const PeSection& s) {
+    if (!assumed::kCodeLengthCappedByVirtualSize) return s.raw_size;
     return s.virtual_size > 0 ? std::min(s.virtual_size, s.raw_size) : s.raw_size;
   }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/byte_reader.h"
+#include "interp/fa/assumptions.h"
 
 namespace shapevm::fa {
 
@@ -29,7 +30,11 @@ ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk) {
       }
       case 0xFC: {
         ++info.faces;
-        if (code[off + 1] & kFaceHaveTexcoords) ++info.textured_faces;
+        const uint8_t content = code[off + 1];
+        if (content & kFaceHaveTexcoords) ++info.textured_faces;
+        if (content & assumed::kContentFlagPerspective) ++info.perspective_faces;
+        if (content & kFaceFillBackground) ++info.fill_background_faces;
+        if (content & kFaceBrighterShading) ++info.brighter_shading_faces;
         break;
       }
       case 0xE2: {
@@ -158,6 +163,11 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
       {"pool_slots", info.pool_slots},
       {"faces", info.faces},
       {"textured_faces", info.textured_faces},
+      {"face_content_flags",
+       {{"perspective_0x10", info.perspective_faces},
+        {"fill_background_0x02", info.fill_background_faces},
+        {"brighter_shading_0x20", info.brighter_shading_faces},
+        {"not_applied", {"0x02", "0x20"}}}},
       {"textures", info.textures},
       {"texture_indices", info.texture_indices},
       {"frame_tables", info.frame_tables},
@@ -206,6 +216,11 @@ std::string shape_info_text(const Shape& shape, const WalkResult& walk, const Sh
   line("vertices", fmt::format("{} in {} buffers, pool of {} slots", info.vertices,
                                info.vertex_buffers, info.pool_slots));
   line("faces", fmt::format("{} ({} textured)", info.faces, info.textured_faces));
+  line(
+      "face flags",
+      fmt::format("0x10 perspective-correct {} (applied to textured faces); 0x02 "
+                  "FILL_BACKGROUND {}, 0x20 brighter shading {} (not applied: untraced)",
+                  info.perspective_faces, info.fill_background_faces, info.brighter_shading_faces));
   line("textures", info.textures.empty() ? std::string("none")
                                          : fmt::format("{}", fmt::join(info.textures, ", ")));
   line("frame tables", fmt::format("{} (max {} frames)", info.frame_tables, info.max_frames));

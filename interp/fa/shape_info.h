@@ -21,6 +21,11 @@ struct ShapeInfo {
   uint32_t pool_slots = 0;  // highest slot written + 1
   uint32_t faces = 0;
   uint32_t textured_faces = 0;
+  // Faces with the content flags the seed names: 0x10 (perspective-correct mapping, applied to
+  // textured faces), 0x02 FILL_BACKGROUND and 0x20 "brighter shading" (not applied: untraced).
+  uint32_t perspective_faces = 0;
+  uint32_t fill_background_faces = 0;
+  uint32_t brighter_shading_faces = 0;
   std::vector<std::string> textures;  // TextureFile names in first-use order
   uint32_t texture_indices = 0;
   uint32_t frame_tables = 0;

@@ -37,7 +37,8 @@ std::string variant_template(const std::string& base) {
   return base.substr(0, end) + "_?" + base.substr(end);
 }
 
-ShapeSlots setup_shape_slots(const std::string& base, uint16_t obj_class, uint8_t type_flags) {
+ShapeSlots setup_shape_slots(const std::string& base, uint16_t obj_class,
+                             std::optional<uint8_t> override_type_flags) {
   ShapeSlots s;
   s.base = base;
   const bool aircraft = (obj_class & kClassAircraft) != 0;
@@ -58,6 +59,7 @@ ShapeSlots setup_shape_slots(const std::string& base, uint16_t obj_class, uint8_
     return s;  // no damage variants for other classes
   }
   s.a = overwrite_last_stem_char(name_template, 'a');
+  const uint8_t type_flags = override_type_flags.value_or(type_flags_of(obj_class));
   if (type_flags & 0xC0) s.b = overwrite_last_stem_char(name_template, 'b');  // SEL-03
   if (aircraft) {
     s.c = overwrite_last_stem_char(name_template, 'c');

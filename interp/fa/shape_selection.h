@@ -30,17 +30,27 @@ std::string overwrite_last_stem_char(const std::string& name_template, char lett
 // the stem with "_?" appended, so the worked example's a10.SH gives a10_a.SH .. a10_d.SH.
 std::string variant_template(const std::string& base);
 
+// type_flags (+0x0E, one byte) as _SetupOT reads it. Seed 002's type record puts the two-byte
+// obj_class at +0x0D, so +0x0E is obj_class's high byte (little-endian): the field is not
+// separate data, and `type_flags & 0xC0` is `obj_class & 0xC000`, the aircraft bits.
+inline constexpr uint8_t type_flags_of(uint16_t obj_class) {
+  return static_cast<uint8_t>(obj_class >> 8);
+}
+
 // The type record's shape slots after _SetupOT (SEL-02, SEL-03). Empty = not built.
 struct ShapeSlots {
   std::string base;  // +0x0F, always
   std::string a;     // +0x17
-  std::string b;     // +0x1B (only when type_flags & 0xC0)
+  std::string b;     // +0x1B (only when type_flags & 0xC0: aircraft)
   std::string c;     // +0x25 (aircraft only)
   std::string d;     // +0x29 (aircraft only)
 };
 
-// obj_class +0x0D, type_flags +0x0E, base = the type's shape file name.
-ShapeSlots setup_shape_slots(const std::string& base, uint16_t obj_class, uint8_t type_flags);
+// obj_class +0x0D, base = the type's shape file name. The _b gate reads type_flags_of(obj_class)
+// unless `override_type_flags` gives the +0x0E byte explicitly (a what-if against the layout,
+// e.g. for a record whose bytes are known to disagree with the seed's).
+ShapeSlots setup_shape_slots(const std::string& base, uint16_t obj_class,
+                             std::optional<uint8_t> override_type_flags = std::nullopt);
 
 // The per-instance fields the draw passes read.
 struct ObjectState {

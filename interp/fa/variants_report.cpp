@@ -35,13 +35,15 @@ uint16_t parse_class(const std::string& text) {
 
 VariantsReport variants_report(const VariantsRequest& request) {
   std::optional<std::string> obj_class;
-  int64_t type_flags = 0xC0, health = 1, damage_set = 1;
+  std::optional<uint8_t> override_type_flags;
+  int64_t health = 1, damage_set = 1;
   bool damage_model = false;
   for (const Setting& s : request.settings) {
     if (s.name == "class") {
       obj_class = s.value;
-    } else if (s.name == "type-flags") {
-      type_flags = parse_integer(s.value, "--type-flags", 0, 0xFF);
+    } else if (s.name == "override-type-flags") {
+      override_type_flags =
+          static_cast<uint8_t>(parse_integer(s.value, "--override-type-flags", 0, 0xFF));
     } else if (s.name == "health") {
       health = parse_integer(s.value, "--health", 0, 0xFFFF);
     } else if (s.name == "damage-model") {
@@ -54,7 +56,7 @@ VariantsReport variants_report(const VariantsRequest& request) {
   }
   if (!obj_class) throw InputError("--class", "required for FA variants");
   const ShapeSlots slots =
-      setup_shape_slots(request.name, parse_class(*obj_class), static_cast<uint8_t>(type_flags));
+      setup_shape_slots(request.name, parse_class(*obj_class), override_type_flags);
   ObjectState object;
   object.health = static_cast<uint16_t>(health);
   object.damage_model = damage_model;

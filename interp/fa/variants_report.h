@@ -8,7 +8,8 @@
 namespace shapevm::fa {
 
 // Settings: class (fighter, bomber, ship, sam, aaa, tank, vehicle or a number; required),
-// type-flags (0xC0), health (1), damage-model (0), damage-set (1). InputError on bad values.
+// health (1), damage-model (0), damage-set (1), override-type-flags (unset: the high byte of
+// obj_class, shape_selection.h). InputError on bad values.
 VariantsReport variants_report(const VariantsRequest& request);
 
 }  // namespace shapevm::fa

@@ -4,6 +4,7 @@
 
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/interpreter.h"
+#include "interp/fa/precision_shift.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
 
@@ -104,31 +105,125 @@ a:
   CHECK(colors(text, s) == std::vector<uint8_t>{2, 1});
 }
 
-TEST_CASE("FA-39/FA-40/FA-41: plane selectors draw both chains; the plane side swaps the order") {
+namespace {
+
+// Viewer-relative object positions (xv, yv, zv) the Q15 camera gives at distance 200; worked out by
+// hand from camera.cpp's formulas (f = forward, v = (f * 200) >> 15, cos 0 = sin 90 = 32767):
+//   heading 0:    f = (0, 32766, 0)       -> v = (0, 199, 0)
+//   heading 90:   f = (-32767, 0, 0)      -> v = (-200, 0, 0)
+//   heading 270:  f = (32766, 0, 0)       -> v = (199, 0, 0)
+//   pitch 90:     f = (0, 0, -32767)      -> v = (0, 0, -200)
+const CameraSpec kViewY{200, 0, 0};        // v = (0, 199, 0)
+const CameraSpec kViewMinusX{200, 90, 0};  // v = (-200, 0, 0)
+const CameraSpec kViewPlusX{200, 270, 0};  // v = (199, 0, 0)
+const CameraSpec kViewMinusZ{200, 0, 90};  // v = (0, 0, -200)
+
+// Runs `op` as a selector whose call chain draws colour 1 and whose continue chain draws colour
+// 2, and returns the selector's branch event and the colours in drawing order.
+std::pair<BranchEvent, std::vector<uint8_t>> run_selector(const std::string& op,
+                                                          const CameraSpec& camera) {
+  const std::string text = tri("Unmask @sel\n ShortJump @join\nsel:\n " + op + " call=@a\n" +
+                               face(2) + " ShortEOF\na:\n" + face(1) + " ShortEOF\njoin:\n");
+  RunState s;
+  s.camera = camera;
+  auto sink = run(text, s);
+  BranchEvent selector;
+  for (const auto& b : sink.branches)
+    if (b.kind == branch_kind::kSelector) selector = b;
+  return {selector, sink.face_colors};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "FA-39/FA-41: OrderPlane's test is nx(px+xv) + ny(py+yv) + nz(pz+zv); each term decides") {
+  // The expected test values are the seed's formula evaluated by hand with the viewer positions
+  // above. In each case one term outweighs the others, so dropping it, flipping its sign or
+  // subtracting the viewer position instead of adding it gives the other order. The authored
+  // order (call first) is kept for a test >= 0 (assumptions.h).
   struct Case {
-    std::string op;
-    CameraSpec one, other;  // two viewpoints on opposite sides of the plane
+    const char* plane;  // nx, ny, nz, px, py, pz
+    CameraSpec camera;
+    int64_t test;
   };
-  // Pitch +-60 flips the viewer-relative z; heading 0 vs 180 flips y.
   const Case cases[] = {
-      {"OrderPlane plane=0,0,1,0,0,0", {200, 0, 60}, {200, 0, -60}},
-      {"OrderPlaneYZ plane=0,1,0,0", {200, 0, 60}, {200, 0, -60}},
-      {"OrderPlaneXZ plane=0,1,0,0", {200, 0, 60}, {200, 0, -60}},
-      {"OrderPlaneXY plane=0,1,0,0", {200, 0, 0}, {200, 180, 0}},
+      {"1,1,1,0,50,50", kViewMinusX, 1 * (0 - 200) + 1 * (50 + 0) + 1 * (50 + 0)},  // -100: x
+      {"1,1,1,0,50,50", kViewPlusX, 1 * (0 + 199) + 1 * (50 + 0) + 1 * (50 + 0)},   // 299
+      {"1,-1,1,50,0,50", kViewY, 1 * (50 + 0) - 1 * (0 + 199) + 1 * (50 + 0)},      // -99: y
+      {"-1,1,-1,50,0,50", kViewY, -1 * (50 + 0) + 1 * (0 + 199) - 1 * (50 + 0)},    // 99
+      {"1,1,1,50,50,0", kViewMinusZ, 1 * (50 + 0) + 1 * (50 + 0) + 1 * (0 - 200)},  // -100: z
+      {"0,1,0,0,-250,0", kViewY, 1 * (-250 + 199)},                                 // -51: py
+      {"0,1,0,0,-150,0", kViewY, 1 * (-150 + 199)},                                 // 49
+      {"1,0,0,-30,0,0", kViewY, 1 * (-30 + 0)},                                     // -30: px
+      {"0,0,-1,0,0,40", kViewY, -1 * (40 + 0)},                                     // -40: pz
+      {"3,0,0,0,0,0", kViewMinusX, 3 * (0 - 200)},                                  // -600
   };
   for (const auto& c : cases) {
-    INFO(c.op);
-    const std::string text = tri("Unmask @sel\n ShortJump @join\nsel:\n " + c.op + " call=@a\n" +
-                                 face(2) + " ShortEOF\na:\n" + face(1) + " ShortEOF\njoin:\n");
-    RunState one, other;
-    one.camera = c.one;
-    other.camera = c.other;
-    auto a = colors(text, one);
-    auto b = colors(text, other);
-    REQUIRE(a.size() == 2);
-    REQUIRE(b.size() == 2);
-    CHECK(a != b);
-    CHECK(std::is_permutation(a.begin(), a.end(), b.begin()));
+    INFO("plane " << c.plane << " test " << c.test);
+    auto [branch, order] = run_selector(std::string("OrderPlane plane=") + c.plane, c.camera);
+    CHECK(branch.value == c.test);
+    CHECK(order == (c.test >= 0 ? std::vector<uint8_t>{1, 2} : std::vector<uint8_t>{2, 1}));
+  }
+}
+
+TEST_CASE(
+    "FA-40/FA-41: the short plane forms test y/z (0x0C), x/z (0x0E), x/y (0x10); each axis "
+    "decides") {
+  // plane = n_a, n_b, p_a, p_b; test = n_a(p_a + v[a]) + n_b(p_b + v[b]). Each row makes one
+  // axis decide, with the other axis of the viewer position at 0, so reading the wrong pair of
+  // axes gives a test >= 0 and the other order.
+  struct Case {
+    const char* op;
+    const char* plane;
+    CameraSpec camera;
+    int64_t test;
+  };
+  const Case cases[] = {
+      {"OrderPlaneYZ", "-1,1,0,50", kViewY, -1 * (0 + 199) + 1 * (50 + 0)},       // -149: y
+      {"OrderPlaneYZ", "1,1,50,0", kViewMinusZ, 1 * (50 + 0) + 1 * (0 - 200)},    // -150: z
+      {"OrderPlaneYZ", "1,0,-250,0", kViewY, 1 * (-250 + 199)},                   // -51
+      {"OrderPlaneXZ", "1,1,0,50", kViewMinusX, 1 * (0 - 200) + 1 * (50 + 0)},    // -150: x
+      {"OrderPlaneXZ", "1,1,50,0", kViewMinusZ, 1 * (50 + 0) + 1 * (0 - 200)},    // -150: z
+      {"OrderPlaneXZ", "1,1,0,50", kViewPlusX, 1 * (0 + 199) + 1 * (50 + 0)},     // 249
+      {"OrderPlaneXY", "1,1,0,50", kViewMinusX, 1 * (0 - 200) + 1 * (50 + 0)},    // -150: x
+      {"OrderPlaneXY", "1,-1,50,0", kViewY, 1 * (50 + 0) - 1 * (0 + 199)},        // -149: y
+      {"OrderPlaneXY", "-1,-1,0,-250", kViewY, -1 * (0 + 0) - 1 * (-250 + 199)},  // 51
+  };
+  for (const auto& c : cases) {
+    INFO(c.op << " plane " << c.plane << " test " << c.test);
+    auto [branch, order] = run_selector(std::string(c.op) + " plane=" + c.plane, c.camera);
+    CHECK(branch.value == c.test);
+    CHECK(order == (c.test >= 0 ? std::vector<uint8_t>{1, 2} : std::vector<uint8_t>{2, 1}));
+  }
+}
+
+TEST_CASE("FA-36/FA-40/FA-42: call targets from hand-written bytes (not the assembler's labels)") {
+  // Each selector or call below is written as raw bytes; its displacement 0x0A skips the 10 bytes
+  // of "face 2, ShortEOF" so the call lands on face 1. Calls return at face 1's ShortEOF and the
+  // run continues after the instruction: face 2, then the top-level ShortEOF.
+  const std::string tail = face(2) + " ShortEOF\n" + face(1) + " ShortEOF\n";
+  const char* const calls[] = {
+      ".db 12 00 0a 00",                                            // Unmask: off + 4 + rel16
+      ".db 6e 00 0a 00 00 00",                                      // UnmaskLong: off + 6 + rel32
+      ".db 0c 00 00 00 00 00 00 00 00 00 02 00 0a 00",              // 0x0C: off + 14 + rel16
+      ".db 0e 00 00 00 00 00 00 00 00 00 02 00 0a 00",              // 0x0E
+      ".db 10 00 00 00 00 00 00 00 00 00 02 00 0a 00",              // 0x10
+      ".db 06 00 00 00 00 00 00 00 00 00 00 00 00 00 02 00 0a 00",  // 0x06: off + 18 + rel16
+      ".db c4 00 00 00 00 00 00 00 00 00 00 00 00 00 0a 00",        // XformUnmask: off + 16 + rel16
+      ".db c6 00 00 00 00 00 00 00 00 00 00 00 00 00 0a 00 00 00",  // ...Long: off + 18 + rel32
+  };
+  for (const char* call : calls) {
+    INFO(call);
+    RunState s;
+    s.camera = kViewY;  // the plane tests are 0: the authored order, call first
+    auto sink = run(tri(std::string(call) + "\n" + tail), s);
+    CHECK(sink.face_colors == std::vector<uint8_t>{1, 2});
+    CHECK(sink.end.reason == "ShortEOF at top level");
+    REQUIRE(sink.face_offsets.size() == 2);
+    // The call instruction starts at 38 (14-byte header + 24-byte VertexBuffer).
+    const uint32_t size = static_cast<uint32_t>((std::string(call).size() - 3) / 3);
+    CHECK(sink.face_offsets[0] == 38 + size + 10);
+    CHECK(sink.face_offsets[1] == 38 + size);
   }
 }
 
@@ -188,6 +283,37 @@ TEST_CASE(
   CHECK(n.branches[0].value == 100 * 480 / 20 / 2);
 }
 
+TEST_CASE("FA-48: aspecty multiplies the projected size; sizeAdjust scales the threshold >> 8") {
+  // A camera 1 unit away clamps depth to 20 (FA-47), so the values are exact:
+  //   projected = size * aspecty * scrh / depth / 2 = 100 * 3 * 480 / 20 / 2 = 3600
+  //   threshold = (pixel_threshold * sizeAdjust) >> 8 = (2000 * 300) >> 8 = 2343
+  // Without aspecty the size would be 1200 < 2343 and the coarser block would draw.
+  const std::string text = tri("JumpToLOD @coarse size=100 threshold=2000\n" + face(1) +
+                               " Jump @done\ncoarse:\n" + face(2) + "done:\n");
+  RunState s;
+  s.camera = {1, 0, 0};
+  s.scrh = 480;
+  apply_set(s, "aspecty=3");
+  apply_set(s, "sizeAdjust=300");
+  auto sink = run(text, s);
+  REQUIRE(!sink.branches.empty());
+  CHECK(sink.branches[0].value == 3600);
+  CHECK(sink.branches[0].limit == 2343);
+  CHECK_FALSE(sink.branches[0].taken);
+  CHECK(sink.face_colors == std::vector<uint8_t>{1});
+  // aspecty 1: 1200 < 2343, too small: the coarser block.
+  apply_set(s, "aspecty=1");
+  auto small = run(text, s);
+  CHECK(small.branches[0].value == 1200);
+  CHECK(small.face_colors == std::vector<uint8_t>{2});
+  // sizeAdjust 512 doubles the threshold: (2000 * 512) >> 8 = 4000 > 3600.
+  apply_set(s, "aspecty=3");
+  apply_set(s, "sizeAdjust=512");
+  auto doubled = run(text, s);
+  CHECK(doubled.branches[0].limit == 4000);
+  CHECK(doubled.face_colors == std::vector<uint8_t>{2});
+}
+
 TEST_CASE("FA-50: --lod k sits just below the k-th largest distinct threshold") {
   const std::string text = tri(R"(
     JumpToLOD @l1 size=100 threshold=40
@@ -235,6 +361,23 @@ TEST_CASE("FA-26/FA-33: ShortJump is 3 bytes (DEC ESI then the Jump body); LongJ
   CHECK(sink.op_events[2].offset == sink.op_events[1].offset + 3 + 9);  // past the 9-byte face
 }
 
+TEST_CASE("FA-33: LongJump's rel32 reaches past 64 KiB (a rel16 reading would land elsewhere)") {
+  // LongJump at 38 (header 14 + VertexBuffer 24); 0x10000 bytes of UnkB2 (B2 00) filler, then
+  // face 2 (9 bytes), then y: face 3. rel32 = 0x10000 + 9 = 0x00010009, whose low half (9) would
+  // land inside the filler.
+  std::string filler;
+  for (int line = 0; line < 0x10000 / 64; ++line) {
+    filler += " .db";
+    for (int i = 0; i < 32; ++i) filler += " b2 00";
+    filler += "\n";
+  }
+  auto sink = run(tri("LongJump @y\n" + filler + face(2) + "y:\n" + face(3)));
+  CHECK(sink.face_colors == std::vector<uint8_t>{3});
+  REQUIRE(!sink.branches.empty());
+  CHECK(sink.branches[0].target == 38 + 6 + 0x10009);
+  CHECK(sink.op_events.size() == 4);  // VertexBuffer, LongJump, face 3, ShortEOF: no filler
+}
+
 TEST_CASE(
     "FA-25/FA-27: an odd opcode (0x01 EndShape here) stops with the misaligned vector_table entry "
     "named") {
@@ -264,19 +407,70 @@ TEST_CASE("FA-53: untraced opcodes keep their sizes, are marked, and change no g
   CHECK(untraced == 3);
 }
 
-TEST_CASE("FA-51/FA-52: radius_world is never read; the run is the same whatever it holds") {
+TEST_CASE("FA-51: the header radius is OR-ed with the viewer offset to pick the precision shift") {
+  // shift = bits of (|xv| | |yv| | |zv| | radius) beyond 14 (assumptions.h, kPrecisionBits).
+  CHECK(precision_shift(100, {0, 299, 0}) == 0);     // 100 | 299 = 367: 9 bits
+  CHECK(precision_shift(100, {0, 39997, 0}) == 2);   // 16 bits
+  CHECK(precision_shift(100, {-19998, 0, 0}) == 1);  // magnitudes: 15 bits
+  CHECK(precision_shift(0x5000, {0, 299, 0}) == 1);  // the radius decides: 15 bits
+  CHECK(precision_shift(0x3FFF, {0, 0x3FFF, 0}) == 0);
+  CHECK(precision_shift(0x2000, {0x1000, 0x0800, 0x0400}) == 0);  // OR: 0x3C00, 14 bits
+  // Through a run: heading 0 puts the viewer offset on y, (32766 * d) >> 15.
+  // Corners (0,10,0), (3,10,0), (4,10,0): view x = ((x >> s) * 32767) >> (7 - s).
+  const std::string text = with_header(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 3, 10, 0
+        v 4, 10, 0
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    ShortEOF
+)");
+  auto xs_at = [&](int32_t distance, int16_t radius, int expected_shift) {
+    auto b = build_shape(
+        std::string(text).replace(text.find("radius=100"), 10, "radius=" + std::to_string(radius)));
+    Interpreter interp(b.shape);
+    RecordingSink sink;
+    RunState s;
+    s.camera = {distance, 0, 0};
+    const RunResult r = interp.run(s, sink);
+    CHECK(r.precision_shift == expected_shift);
+    std::vector<int32_t> xs;
+    REQUIRE(sink.face_views.size() == 1);
+    for (const auto& p : sink.face_views[0]) xs.push_back(p.x);
+    return xs;
+  };
+  // d = 300: yv 299, shift 0: 3 * 32767 >> 7 = 767, 4 * 32767 >> 7 = 1023.
+  CHECK(xs_at(300, 100, 0) == std::vector<int32_t>{0, 767, 1023});
+  // d = 40000: yv 39997, shift 2: 3 >> 2 = 0, (1 * 32767) >> 5 = 1023.
+  CHECK(xs_at(40000, 100, 2) == std::vector<int32_t>{0, 0, 1023});
+  // d = 300 with radius 0x5000: shift 1 from the radius alone: (1 * 32767) >> 6 = 511,
+  // (2 * 32767) >> 6 = 1023.
+  CHECK(xs_at(300, 0x5000, 1) == std::vector<int32_t>{0, 511, 1023});
+}
+
+TEST_CASE("FA-52: radius_world is never read; the run is the same whatever it holds") {
   const std::string body =
       "VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n" + face(1) + "ShortEOF\n";
   auto a = run(".header radius_world=0 radius=100 scale=8 extents=1,1,1\n" + body);
   auto b = run(".header radius_world=12345 radius=100 scale=8 extents=1,1,1\n" + body);
   CHECK(a.face_views == b.face_views);
   CHECK(a.op_events.size() == b.op_events.size());
+  REQUIRE(!a.op_events.empty());
+  CHECK(a.op_events[0].offset == 14);  // GRAddBrentObj hands over header + 0x0E
 }
 
-TEST_CASE("FA-42: XformUnmask calls its chain with the object moved by the operand translation") {
-  const std::string text = with_header(R"(
+TEST_CASE(
+    "FA-42: XformUnmask(Long) calls its chain with the object moved by t; the return restores it") {
+  // Camera heading 0, pitch 0, distance 300: v = (0, 299, 0) and the Q15 view matrix has
+  // m7..m9 = (0, 32765, 0): view y = (z + zv) * 32765 >> 7 (8 fractional bits kept). For the
+  // corner (0, 10, 0): unmoved y = 0; moved by t = (0, 0, 50): 50 * 32765 >> 7 = 12798. For the
+  // corner (0, 10, 10): unmoved 10 * 32765 >> 7 = 2559; moved 60 * 32765 >> 7 = 15358.
+  for (const char* xform : {"XformUnmask", "XformUnmaskLong"}) {
+    INFO(xform);
+    const std::string text = with_header(std::string(R"(
     Unmask @part
-    XformUnmask t=0,0,50 a=0,0,0 call=@part
+    )") + xform + R"( t=0,0,50 a=0,0,0 call=@part
+    Unmask @part
     ShortEOF
 part:
     VertexBuffer at=0
@@ -286,14 +480,20 @@ part:
     Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
     ShortEOF
 )");
-  RunState s;
-  s.camera = {300, 0, 0};
-  auto sink = run(text, s);
-  REQUIRE(sink.face_views.size() == 2);
-  // Camera level behind the shape: view y is the shape's z; moved up 50 units = 50*256 in view.
-  CHECK(sink.face_views[1][0].y - sink.face_views[0][0].y ==
-        doctest::Approx(50 * 256).epsilon(0.01));
-  CHECK(sink.face_views[1][0].x == sink.face_views[0][0].x);
+    RunState s;
+    s.camera = {300, 0, 0};
+    auto sink = run(text, s);
+    REQUIRE(sink.face_views.size() == 3);
+    const std::vector<int32_t> unmoved = {0, 0, 2559}, moved = {12798, 12798, 15358};
+    for (size_t f = 0; f < 3; ++f) {
+      INFO("face " << f);
+      std::vector<int32_t> ys;
+      for (const auto& p : sink.face_views[f]) ys.push_back(p.y);
+      // before the Xform call, inside it, and after its return (the position restored)
+      CHECK(ys == (f == 1 ? moved : unmoved));
+      CHECK(sink.face_views[f][0].x == 0);
+    }
+  }
 }
 
 TEST_CASE("budgets: an endless loop stops at the step limit, runaway recursion at the call depth") {

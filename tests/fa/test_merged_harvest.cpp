@@ -189,3 +189,45 @@ TEST_CASE("FA-24: a merged run ends as its base run or over budget; both dispatc
   }
   CHECK(some_over_budget);
 }
+
+TEST_CASE("FA-24 deviation D2: a relocation target at an x86 block's head is not walked") {
+  // Block A holds a relocated pointer to block B's head (as a jump table would) and re-enters at
+  // `cont`. Block B, which the base run never reaches, returns without re-entering the bytecode.
+  // The seed's codec keeps every non-trampoline target; walking B's head here would run its x86
+  // and stop that walk with a diagnostic. `arm` (B's re-entry pointer) is geometry and is walked.
+  auto b = build_shape(with_header(R"(
+    VertexBuffer at=0
+        v 0, 0, 0
+        v 10, 0, 0
+        v 0, 10, 0
+    Face content=0x00 layout=0x00 color=0x10 shadow=0 idx=0,1,2
+    X86Code
+    x86 b8 {block_b}
+    x86 68 {cont} 68 {do_start_interp} c3
+cont:
+    Face content=0x00 layout=0x00 color=0x11 shadow=0 idx=0,1,2
+    ShortEOF
+block_b:
+    X86Code
+    x86 b8 {arm}
+    x86 c3
+arm:
+    Face content=0x00 layout=0x00 color=0x22 shadow=0 idx=0,1,2
+    ShortEOF
+    EndObject
+    .stub do_start_interp
+)",
+                                   ".import do_start_interp\n"));
+  RunState merged;
+  merged.merged = true;
+  Interpreter interp(b.shape);
+  RecordingSink sink;
+  const RunResult r = interp.run(merged, sink);
+  CHECK(r.clean);
+  CHECK(sink.face_colors == std::vector<uint8_t>{0x10, 0x11, 0x22});
+  // After `arm`'s top-level ShortEOF the walk goes on at the next byte, the EndObject (not at the
+  // trampoline after it, which a two-byte step would reach).
+  CHECK(sink.diagnostics.empty());
+  for (const auto& br : sink.branches)
+    if (br.kind == branch_kind::kHarvest) CHECK(br.target != b.assembled.labels.at("block_b"));
+}

@@ -151,14 +151,18 @@ TEST_CASE("FA-28/FA-29/FA-30: engine-only handlers, the six do_if_not_effect slo
   }
   CHECK(find_opcode(0x34)->handler == "do_nop");
   CHECK(find_opcode(0xFE)->handler == "do_nt");
-  int if_not_effect = 0;
+  // Exactly the seed's six slots share do_if_not_effect, and no other opcode does.
+  std::vector<int> if_not_effect;
   for (const auto& info : all_opcodes()) {
-    if (info.origin == Origin::kIfNotEffect) {
-      ++if_not_effect;
-      CHECK(info.handler == kIfNotEffectHandler);
-    }
+    if (info.origin == Origin::kIfNotEffect) if_not_effect.push_back(info.op);
+    CHECK((info.handler == kIfNotEffectHandler) == (info.origin == Origin::kIfNotEffect));
   }
-  CHECK(if_not_effect == 6);
+  CHECK(if_not_effect == std::vector<int>{0x14, 0x16, 0x3C, 0xA8, 0xAA, 0xC0});
+  for (uint8_t op : {0x14, 0x16, 0x3C, 0xA8, 0xAA, 0xC0}) {
+    INFO("opcode 0x" << std::hex << int(op));
+    REQUIRE(find_opcode(op) != nullptr);
+    CHECK(find_opcode(op)->handler == "do_if_not_effect");
+  }
   CHECK(kUnassignedStubAddress == 0x4D17E0);
   // No shipped shape uses them, so their sizes are untraced: decoding says so instead of guessing.
   Instruction insn;
@@ -192,6 +196,23 @@ TEST_CASE("FA-33/FA-31/FA-38: link targets sit where the seed and the operand fa
   CHECK(links({0x48, 0x00, 0xFC, 0xFF})[0].target == 0);  // -4: back to itself
   CHECK(links({0x38, 0x10, 0x00})[0].target == 3 + 0x10);
   CHECK(links({0x50, 0x00, 0x00, 0x01, 0x00, 0x00})[0].target == 6 + 0x100);
+  // FA-33: rel32, not rel16. 0x00012340 reads as 0x2340 in its low half; -0x10000 as 0.
+  CHECK(links({0x50, 0x00, 0x40, 0x23, 0x01, 0x00})[0].target == 6 + 0x12340);
+  CHECK(links({0x50, 0x00, 0x00, 0x00, 0xFF, 0xFF})[0].target == 6 - 0x10000);
+  // Unmask (rel16, signed) and UnmaskLong (rel32) call from the end of their operand.
+  CHECK(links({0x12, 0x00, 0x08, 0x00})[0].target == 4 + 8);
+  CHECK(links({0x12, 0x00, 0xF0, 0xFF})[0].target == 4 - 16);
+  auto unmask_long = links({0x6E, 0x00, 0x08, 0x00, 0x01, 0x00});
+  CHECK(unmask_long[0].role == LinkRole::kCall);
+  CHECK(unmask_long[0].target == 6 + 0x10008);
+  // XformUnmask: C4 00, six words, rel16 at [14]: call off + 16 + rel. XformUnmaskLong: rel32
+  // at [14]: call off + 18 + rel.
+  std::vector<uint8_t> xform = {0xC4, 0x00, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 0x0A, 0x00};
+  CHECK(links(xform)[0].role == LinkRole::kCall);
+  CHECK(links(xform)[0].target == 16 + 10);
+  std::vector<uint8_t> xform_long = {0xC6, 0x00, 1, 0, 2, 0,    3,    0,    4,
+                                     0,    5,    0, 6, 0, 0x0A, 0x00, 0x01, 0x00};
+  CHECK(links(xform_long)[0].target == 18 + 0x1000A);
   CHECK(links({0x12, 0x00, 0x08, 0x00})[0].role == LinkRole::kCall);
   CHECK(links({0xAC, 0x00, 0x08, 0x00})[0].target == 12);
   CHECK(links({0xA6, 0x00, 0x08, 0x00, 0x02, 0x00})[0].target ==
@@ -218,4 +239,13 @@ TEST_CASE("FA-33/FA-31/FA-38: link targets sit where the seed and the operand fa
   plane[16] = 0x20;
   auto pl = links(plane);
   CHECK(pl[0].target == 18 + 0x20);
+  // The short forms: four words of plane data, u16 size at [10], call off + 14 + i16@[12].
+  for (uint8_t op : {0x0C, 0x0E, 0x10}) {
+    INFO("opcode 0x" << std::hex << int(op));
+    auto s = links({op, 0x00, 1, 0, 2, 0, 3, 0, 4, 0, 0x02, 0x00, 0x20, 0x00});
+    REQUIRE(s.size() == 1);
+    CHECK(s[0].role == LinkRole::kCall);
+    CHECK(s[0].target == 14 + 0x20);
+    CHECK(links({op, 0x00, 1, 0, 2, 0, 3, 0, 4, 0, 0x02, 0x00, 0xFE, 0xFF})[0].target == 14 - 2);
+  }
 }

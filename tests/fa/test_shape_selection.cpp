@@ -22,37 +22,53 @@ TEST_CASE("SEL-01: a variant name overwrites the last character of the template'
 }
 
 TEST_CASE("SEL-02/SEL-03: which slots _SetupOT builds for each class") {
-  // Aircraft: the full set, _b only with type flag & 0xC0.
-  ShapeSlots f = setup_shape_slots("A10.SH", kClassFighter, 0xC0);
-  CHECK(f.base == "A10.SH");
-  CHECK(f.a == "A10_A.SH");
-  CHECK(f.b == "A10_B.SH");
-  CHECK(f.c == "A10_C.SH");
-  CHECK(f.d == "A10_D.SH");
-  ShapeSlots bomber = setup_shape_slots("B52.SH", kClassBomber, 0x00);
-  CHECK(bomber.a == "B52_A.SH");
-  CHECK(bomber.b.empty());  // the flag gates _b
-  CHECK(bomber.c == "B52_C.SH");
-  CHECK(setup_shape_slots("B52.SH", kClassBomber, 0x40).b == "B52_B.SH");
-  // A ship: its own _a proxy, no _c/_d.
-  ShapeSlots ship = setup_shape_slots("CV.SH", kClassShip, 0);
+  // type_flags (+0x0E) is the high byte of the two-byte obj_class at +0x0D, so its 0xC0 bits
+  // are the aircraft bits 0xC000: fighters and bombers get _b, every other class does not.
+  CHECK(type_flags_of(kClassFighter) == 0x80);
+  CHECK(type_flags_of(kClassBomber) == 0x40);
+  CHECK(type_flags_of(kClassShip) == 0x20);
+  CHECK(type_flags_of(kClassTank) == 0x04);
+  CHECK(type_flags_of(kClassVehicle) == 0x02);
+  // Aircraft: the full set.
+  for (uint16_t aircraft : {kClassFighter, kClassBomber, uint16_t(kClassFighter | 0x0001)}) {
+    INFO("obj_class 0x" << std::hex << aircraft);
+    ShapeSlots f = setup_shape_slots("A10.SH", aircraft);
+    CHECK(f.base == "A10.SH");
+    CHECK(f.a == "A10_A.SH");
+    CHECK(f.b == "A10_B.SH");
+    CHECK(f.c == "A10_C.SH");
+    CHECK(f.d == "A10_D.SH");
+  }
+  // A ship: its own _a proxy; no _b (0x20 & 0xC0 = 0), no _c/_d.
+  ShapeSlots ship = setup_shape_slots("CV.SH", kClassShip);
   CHECK(ship.a == "CV_A.SH");
+  CHECK(ship.b.empty());
   CHECK(ship.c.empty());
   CHECK(ship.d.empty());
-  // Ground classes share generic wrecks.
-  CHECK(setup_shape_slots("T72.SH", kClassTank, 0).a == "TANK_A.SH");
-  CHECK(setup_shape_slots("ZSU.SH", kClassAaa, 0).a == "AAA_A.SH");
-  CHECK(setup_shape_slots("SA2.SH", kClassSam, 0).a == "SAM_A.SH");
-  CHECK(setup_shape_slots("BMP.SH", kClassVehicle, 0).a == "VEHI_A.SH");
-  CHECK(setup_shape_slots("T72.SH", kClassTank, 0).c.empty());
+  // Ground classes share generic wrecks and never get _b.
+  const std::pair<uint16_t, const char*> ground[] = {{kClassTank, "TANK_A.SH"},
+                                                     {kClassAaa, "AAA_A.SH"},
+                                                     {kClassSam, "SAM_A.SH"},
+                                                     {kClassVehicle, "VEHI_A.SH"}};
+  for (const auto& [cls, wreck] : ground) {
+    INFO("obj_class 0x" << std::hex << cls);
+    ShapeSlots g = setup_shape_slots("T72.SH", cls);
+    CHECK(g.a == wreck);
+    CHECK(g.b.empty());
+    CHECK(g.c.empty());
+    CHECK(g.d.empty());
+  }
   // Another class: no variants at all.
-  ShapeSlots none = setup_shape_slots("TREE.SH", 0x0001, 0xC0);
+  ShapeSlots none = setup_shape_slots("TREE.SH", 0x0001);
   CHECK(none.a.empty());
   CHECK(none.b.empty());
+  // The explicit override reads +0x0E as given, against the layout.
+  CHECK(setup_shape_slots("B52.SH", kClassBomber, uint8_t{0x00}).b.empty());
+  CHECK(setup_shape_slots("CV.SH", kClassShip, uint8_t{0x40}).b == "CV_B.SH");
 }
 
 TEST_CASE("SEL-04/SEL-05: the base is always drawn; the wreck only when destroyed") {
-  const ShapeSlots s = setup_shape_slots("A10.SH", kClassFighter, 0xC0);
+  const ShapeSlots s = setup_shape_slots("A10.SH", kClassFighter);
   ObjectState alive;
   CHECK(shapes_to_draw(s, alive, DrawPass::kWorld) == std::vector<std::string>{"A10.SH"});
   CHECK(shapes_to_draw(s, alive, DrawPass::kGraphics) == std::vector<std::string>{"A10.SH"});
@@ -76,7 +92,7 @@ TEST_CASE("SEL-04/SEL-05: the base is always drawn; the wreck only when destroye
   flagged.damage_model = true;
   CHECK(shapes_to_draw(s, flagged, DrawPass::kWorld).size() == 1);
   // A tank's graphics pass has no _b slot to add.
-  const ShapeSlots tank = setup_shape_slots("T72.SH", kClassTank, 0);
+  const ShapeSlots tank = setup_shape_slots("T72.SH", kClassTank);
   dead.damage_set = 1;
   CHECK(shapes_to_draw(tank, dead, DrawPass::kWorld) ==
         std::vector<std::string>{"T72.SH", "TANK_A.SH"});
@@ -108,5 +124,27 @@ TEST_CASE("SEL-01/SEL-04: cli variants lists the slots and checks them against a
   CHECK(r.out.find("A10_D.SH  (MISSING from the LIB)") != std::string::npos);
   CHECK(r.out.find("A10_C.SH  (in the LIB)") != std::string::npos);
   CHECK(run_cli("variants A10.SH --class spaceship").exit_code == 2);
-  CHECK(run_cli("variants A10.SH --class fighter --type-flags 300").exit_code == 2);
+  CHECK(run_cli("variants A10.SH --class fighter --override-type-flags 300").exit_code == 2);
+}
+
+TEST_CASE(
+    "SEL-03: cli variants derives the _b gate from the class: aircraft yes, tank and ship no") {
+  auto slots = [](const std::string& args) {
+    auto r = run_cli("variants " + args + " --json");
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out)["slots"];
+  };
+  CHECK(slots("B52.SH --class bomber")["b"] == "B52_B.SH");
+  CHECK(slots("F16.SH --class fighter")["b"] == "F16_B.SH");
+  CHECK(slots("T72.SH --class tank")["a"] == "TANK_A.SH");
+  CHECK(slots("T72.SH --class tank")["b"].is_null());
+  CHECK(slots("CV.SH --class ship")["b"].is_null());
+  CHECK(slots("0x2000.SH --class 0x2000")["b"].is_null());
+  // The graphics pass of a destroyed tank queues no wreck: it has no _b.
+  auto r = run_cli("variants T72.SH --class tank --health 0 --damage-model --json");
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.out)["graphics_pass"] == nlohmann::json::array({"T72.SH"}));
+  // Only the explicitly named override can say otherwise.
+  CHECK(slots("T72.SH --class tank --override-type-flags 0xC0")["b"] == "TANK_B.SH");
+  CHECK(run_cli("variants T72.SH --class tank --type-flags 0xC0").exit_code == 2);
 }
