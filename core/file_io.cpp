@@ -49,6 +49,11 @@ void check_output_file(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec))
     throw InputError(path.string(),
                      "is a folder; name a file to write (for example one inside it)");
+  // Also any other non-regular file: replacing a device (/dev/null) or a pipe by a renamed file
+  // would destroy it, not write to it.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw InputError(path.string(),
+                     "is not a regular file (a device, pipe or socket); name a file");
   const std::filesystem::path folder = path.parent_path();
   if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
     throw InputError(path.string(),

@@ -32,9 +32,10 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
-    check_output_option(o->output, o->force, {".png"}, "an indexed PNG");
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
+    // After the state is validated (its errors come first), before the program runs.
+    check_output_option(o->output, o->force, {".png"}, "an indexed PNG");
     harness::ProgramFrame frame = harness::render_program(
         *p.program, p.state, static_cast<uint8_t>(o->frame.background.value_or(0)));
     raster::write_indexed_png(o->output, frame.frame, frame.palette);

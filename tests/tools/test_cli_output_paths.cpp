@@ -113,3 +113,10 @@ TEST_CASE("output paths: a folder that refuses writing gives the system's reason
   CHECK(has(direct, "y.bin: cannot create: Permission denied"));
   CHECK(entries(locked) == 0);
 }
+
+TEST_CASE("output paths: a device is refused, never replaced by the renamed file") {
+  auto r = run_cli("render " + q(kJet) + " -o /dev/null --force");
+  CHECK(r.exit_code == 2);
+  CHECK(has(r.err, "/dev/null: is not a regular file"));
+  CHECK(std::filesystem::is_character_file("/dev/null"));
+}
