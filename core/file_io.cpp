@@ -1,13 +1,16 @@
 #include "core/file_io.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <system_error>
 #include <thread>
 
 #include "core/input_error.h"
@@ -41,31 +44,61 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path) {
   return data;
 }
 
+void check_output_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path.string(),
+                     "is a folder; name a file to write (for example one inside it)");
+  // Also any other non-regular file: replacing a device (/dev/null) or a pipe by a renamed file
+  // would destroy it, not write to it.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw InputError(path.string(),
+                     "is not a regular file (a device, pipe or socket); name a file");
+  const std::filesystem::path folder = path.parent_path();
+  if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+    throw InputError(path.string(),
+                     fmt::format("cannot create: the folder {} does not exist", folder.string()));
+}
+
+void rename_into_place(const std::filesystem::path& tmp, const std::filesystem::path& path) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw InputError(path.string(), fmt::format("cannot replace: {}", std::strerror(error)));
+  }
+}
+
 void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes,
                        Overwrite overwrite) {
+  check_output_file(path);
   std::error_code ec;
   if (overwrite == Overwrite::kRefuse && std::filesystem::exists(path, ec)) {
     throw InputError(path.string(), "already exists (not overwritten; pass --force to replace it)");
   }
   auto tmp = path;
   tmp += temporary_suffix();
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw InputError(tmp.string(), fmt::format("cannot create: {}", std::strerror(errno)));
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw InputError(tmp.string(), "write failed");
+  // POSIX calls rather than a stream: their errno is the reason the user is told.
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0)
+    throw InputError(path.string(), fmt::format("cannot create: {}", std::strerror(errno)));
+  size_t done = 0;
+  int error = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : EIO;
+      break;
     }
+    done += static_cast<size_t>(n);
   }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) {
     std::filesystem::remove(tmp, ec);
-    throw InputError(path.string(), fmt::format("cannot rename into place: {}", ec.message()));
+    throw InputError(path.string(), fmt::format("write failed: {}", std::strerror(error)));
   }
+  rename_into_place(tmp, path);
 }
 
 void write_text_atomic(const std::filesystem::path& path, const std::string& text,

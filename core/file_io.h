@@ -19,8 +19,17 @@ std::string temporary_suffix();
 
 enum class Overwrite { kRefuse, kAllow };
 
+// Refuses, before anything is written, a destination that cannot be a file: an existing folder,
+// or a path whose folder does not exist. InputError naming `path`.
+void check_output_file(const std::filesystem::path& path);
+
+// Renames the finished temporary file `tmp` onto `path`; on failure removes `tmp` and throws an
+// InputError naming `path` (never the temporary name) with the system's reason.
+void rename_into_place(const std::filesystem::path& tmp, const std::filesystem::path& path);
+
 // Writes bytes to `path` through a temporary file and rename. With Overwrite::kRefuse an existing
-// destination is an error (InputError naming the path) and nothing is written.
+// destination is an error (InputError naming the path) and nothing is written. Every error names
+// `path` (the temporary file is an implementation detail) and gives the system's reason.
 void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes,
                        Overwrite overwrite = Overwrite::kAllow);
 void write_text_atomic(const std::filesystem::path& path, const std::string& text,

@@ -22,11 +22,20 @@ void MeshCollector::on_face(const FaceEvent& e) {
   faces_.push_back(std::move(f));
 }
 
-std::string MeshCollector::to_obj(
-    double scale, const std::map<std::string, std::array<int, 2>>& texture_sizes) const {
+namespace {
+
+// A texel coordinate as a 0..1 texture coordinate (clamped: the engines clamp to the image).
+double normalised(uint16_t texel, int size) {
+  return std::clamp(static_cast<double>(texel) / size, 0.0, 1.0);
+}
+
+}  // namespace
+
+std::string MeshCollector::to_obj(double scale,
+                                  const std::map<std::string, std::array<int, 2>>& texture_sizes,
+                                  const std::string& mtl_library) const {
   std::string out = "# shapevm export: the faces drawn by one run, in draw order\n";
-  if (std::any_of(faces_.begin(), faces_.end(), [](const Face& f) { return !f.texture.empty(); }))
-    out += "mtllib shape.mtl\n";
+  if (!mtl_library.empty()) out += "mtllib " + mtl_library + "\n";
   for (const auto& v : vertices_)
     out += fmt::format("v {} {} {}\n", v[0] * scale, v[1] * scale, v[2] * scale);
   uint32_t vt = 0;
@@ -40,22 +49,20 @@ std::string MeshCollector::to_obj(
     }
     std::array<int, 2> size{0, 0};
     if (auto it = texture_sizes.find(f.texture); it != texture_sizes.end()) size = it->second;
-    for (const auto& t : f.texcoords) {
-      if (size[0] > 0 && size[1] > 0) {
-        out += fmt::format("vt {} {}\n", double(t[0]) / size[0], 1.0 - double(t[1]) / size[1]);
-      } else {
-        out += fmt::format("vt {} {}\n", t[0], t[1]);
-      }
-    }
+    const bool has_vt = !f.texcoords.empty() && size[0] > 0 && size[1] > 0;
+    if (has_vt)
+      for (const auto& t : f.texcoords)
+        out +=
+            fmt::format("vt {} {}\n", normalised(t[0], size[0]), 1.0 - normalised(t[1], size[1]));
     out += "f";
     for (size_t i = 0; i < f.vertices.size(); ++i) {
-      if (f.texcoords.empty()) {
-        out += fmt::format(" {}", f.vertices[i] + 1);
-      } else {
+      if (has_vt) {
         out += fmt::format(" {}/{}", f.vertices[i] + 1, vt + i + 1);
+      } else {
+        out += fmt::format(" {}", f.vertices[i] + 1);
       }
     }
-    vt += static_cast<uint32_t>(f.texcoords.size());
+    if (has_vt) vt += static_cast<uint32_t>(f.texcoords.size());
     out += "\n";
   }
   return out;
@@ -81,7 +88,7 @@ ExportScene MeshCollector::to_scene(std::string name, double scale,
     auto it = texture_sizes.find(f.texture);
     if (it == texture_sizes.end() || it->second[0] <= 0 || it->second[1] <= 0) continue;
     for (const auto& t : f.texcoords)
-      out.texcoords.push_back({double(t[0]) / it->second[0], double(t[1]) / it->second[1]});
+      out.texcoords.push_back({normalised(t[0], it->second[0]), normalised(t[1], it->second[1])});
   }
   return scene;
 }

@@ -1,6 +1,6 @@
 // The mesh sink: collects the faces a run drew (exactly the state that ran) and writes them as
-// Wavefront OBJ with `usemtl` per texture and texture coordinates in texel units normalised by
-// an optional texture size.
+// Wavefront OBJ with `usemtl` per texture and texture coordinates normalised by the texture's
+// size.
 #pragma once
 
 #include <array>
@@ -30,10 +30,13 @@ class MeshCollector : public EventSink {
   const std::vector<Face>& faces() const { return faces_; }
 
   // OBJ text. Coordinates are the shape's raw units times `scale` (the header's scale factor,
-  // so the OBJ is in feet). Texture coordinates are divided by `texture_size` (texels) when known
-  // (v flipped for the usual bottom-left origin); otherwise written in texel units.
+  // so the OBJ is in feet). Texture coordinates are divided by `texture_size` (texels) and kept
+  // in 0..1 (the engines clamp to the image; v flipped for the usual bottom-left origin); a face
+  // whose texture's size is unknown gets none, since texel units would be meaningless to a 3D
+  // tool. `mtllib mtl_library` first when it is not empty.
   std::string to_obj(double scale,
-                     const std::map<std::string, std::array<int, 2>>& texture_sizes = {}) const;
+                     const std::map<std::string, std::array<int, 2>>& texture_sizes = {},
+                     const std::string& mtl_library = "") const;
 
   // The same faces as an export scene of one node (for glTF): texture coordinates normalised by
   // the texture's size where known (dropped where not), two-corner faces as lines.

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "raster/diff_image.h"
+#include "raster/image_zoom.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {
@@ -85,6 +88,50 @@ void write_junit(const std::filesystem::path& path, const Manifest& manifest,
   write_text_atomic(path, junit_xml(manifest, summary));
 }
 
+namespace {
+
+std::string figure(const std::string& file, const std::string& caption) {
+  return fmt::format("<figure><img src=\"{0}\" alt=\"{1}\"><figcaption>{1}</figcaption></figure>",
+                     file, caption);
+}
+
+// Writes a failing case's images into `dir` and returns their HTML: capture, ours and the
+// difference side by side, and below them, when the difference is small, the same three cropped
+// to it and scaled up.
+std::string case_images(const std::filesystem::path& dir, const CaseResult& r) {
+  const std::string stem = fmt::format("case-{}", r.c->index);
+  raster::write_indexed_png(dir / (stem + "-capture.png"), *r.capture, r.capture_palette);
+  raster::write_indexed_png(dir / (stem + "-ours.png"), *r.ours, r.ours_palette);
+  raster::DiffInput in{&*r.capture, &r.capture_palette, &*r.ours, &r.ours_palette, {}};
+  if (r.excluded && r.pixels.same_size) in.options.excluded = &*r.excluded;
+  if (r.compared_by_colour) in.options.same_colour = &r.ours_palette;
+  const raster::RgbImage diff = raster::difference_panel(in);
+  raster::write_rgb_png(dir / (stem + "-diff.png"), diff);
+  std::string html = "<div class=\"frames\">" + figure(stem + "-capture.png", "capture") +
+                     figure(stem + "-ours.png", "ours") + figure(stem + "-diff.png", "difference") +
+                     "</div>";
+  if (!r.pixels.same_size) return html;
+  const raster::ZoomRegion zoom =
+      raster::zoom_region(r.pixels.bounds, r.ours->width(), r.ours->height());
+  if (zoom.rect.empty()) return html;
+  const std::pair<const char*, raster::RgbImage> crops[] = {
+      {"capture", raster::frame_to_rgb(*r.capture, r.capture_palette)},
+      {"ours", raster::frame_to_rgb(*r.ours, r.ours_palette)},
+      {"difference", diff}};
+  html += fmt::format("<p class=\"zoom\">x {}..{}, y {}..{}, {}&times;</p><div class=\"frames\">",
+                      zoom.rect.left, zoom.rect.right - 1, zoom.rect.top, zoom.rect.bottom - 1,
+                      zoom.factor);
+  for (const auto& [what, image] : crops) {
+    const std::string file =
+        fmt::format("{}-{}-zoom.png", stem, std::string_view(what) == "difference" ? "diff" : what);
+    raster::write_rgb_png(dir / file, raster::crop_zoomed(image, zoom));
+    html += figure(file, fmt::format("{} (close-up)", what));
+  }
+  return html + "</div>";
+}
+
+}  // namespace
+
 void write_html_report(const std::filesystem::path& dir, const Manifest& manifest,
                        const RunSummary& summary) {
   std::error_code ec;
@@ -99,19 +146,7 @@ void write_html_report(const std::filesystem::path& dir, const Manifest& manifes
         r.status == CaseStatus::kUpdated ? "updated" : "failed", case_status_name(r.status),
         xml_escape(c.pointer), xml_escape(c.name), xml_escape(r.message));
     if (r.ours && r.capture) {
-      const std::string stem = fmt::format("case-{}", c.index);
-      raster::write_indexed_png(dir / (stem + "-capture.png"), *r.capture, r.capture_palette);
-      raster::write_indexed_png(dir / (stem + "-ours.png"), *r.ours, r.ours_palette);
-      raster::DiffInput in{&*r.capture, &r.capture_palette, &*r.ours, &r.ours_palette, {}};
-      if (r.excluded && r.pixels.same_size) in.options.excluded = &*r.excluded;
-      if (r.compared_by_colour) in.options.same_colour = &r.ours_palette;
-      raster::write_rgb_png(dir / (stem + "-diff.png"), raster::difference_panel(in));
-      rows += fmt::format(
-          "<td><figure><img src=\"{0}-capture.png\" alt=\"capture\"><figcaption>capture"
-          "</figcaption></figure><figure><img src=\"{0}-ours.png\" alt=\"ours\"><figcaption>ours"
-          "</figcaption></figure><figure><img src=\"{0}-diff.png\" alt=\"difference\">"
-          "<figcaption>difference</figcaption></figure></td>",
-          stem);
+      rows += "<td>" + case_images(dir, r) + "</td>";
     } else {
       rows += "<td></td>";
     }
@@ -123,9 +158,10 @@ void write_html_report(const std::filesystem::path& dir, const Manifest& manifes
       "<title>shapevm regress: {0}</title>\n<style>\n"
       "body{{font-family:sans-serif;margin:1em}} table{{border-collapse:collapse}}\n"
       "td,th{{border:1px solid #999;padding:4px;vertical-align:top;text-align:left}}\n"
-      "tr.failed td:first-child{{color:#b00;font-weight:bold}} figure{{display:inline-block;"
-      "margin:2px}}\n"
-      "img{{image-rendering:pixelated;max-width:640px}}\n</style></head><body>\n"
+      "tr.failed td:first-child{{color:#b00;font-weight:bold}}\n"
+      ".frames{{display:flex;gap:4px}} figure{{margin:2px;flex:1 1 0;min-width:0}}\n"
+      "img{{image-rendering:pixelated;width:100%;max-width:640px}} p.zoom{{margin:4px 2px}}\n"
+      "</style></head><body>\n"
       "<h1>shapevm regress: {0}</h1>\n<p>{1} passed, {2} failed ({3} errors), {4} updated, "
       "{5:.2f} s. Difference: red = pixel differs, yellow = same index but different palette "
       "colour, dark blue = excluded.</p>\n",

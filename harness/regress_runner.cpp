@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -26,6 +29,76 @@ Shard parse_shard(const std::string& text) {
   } catch (const std::exception&) {
     throw InputError("--shard " + text, "expected K/N with 1 <= K <= N (e.g. 2/4)");
   }
+}
+
+namespace {
+
+// A whole decimal number in [min, max] from an environment variable; InputError naming it.
+int environment_number(const char* name, const char* text, int min, int max) {
+  const std::string value = text;
+  try {
+    size_t used = 0;
+    const int n = std::stoi(value, &used);
+    if (used == value.size() && n >= min && n <= max) return n;
+  } catch (const std::exception&) {
+  }
+  throw InputError(fmt::format("{}={}", name, value),
+                   fmt::format("expected a whole number {}..{}", min, max));
+}
+
+}  // namespace
+
+EnvironmentShard shard_from_environment(const EnvironmentLookup& lookup) {
+  constexpr int kMaxShards = 100000;  // as --shard
+  EnvironmentShard out;
+  if (const char* status = lookup("TEST_SHARD_STATUS_FILE"); status && *status)
+    out.status_file = status;
+  const char* bazel_total = lookup("TEST_TOTAL_SHARDS");
+  const char* bazel_index = lookup("TEST_SHARD_INDEX");
+  if (bazel_total && *bazel_total) {
+    const int n = environment_number("TEST_TOTAL_SHARDS", bazel_total, 1, kMaxShards);
+    if (!bazel_index || !*bazel_index)
+      throw InputError("TEST_TOTAL_SHARDS=" + std::string(bazel_total),
+                       "TEST_SHARD_INDEX is not set (Bazel sets both)");
+    const int k = environment_number("TEST_SHARD_INDEX", bazel_index, 0, n - 1);
+    out.shard = {k + 1, n};
+    out.source = fmt::format("TEST_SHARD_INDEX={}, TEST_TOTAL_SHARDS={}", bazel_index, bazel_total);
+    return out;
+  }
+  const char* gitlab_total = lookup("CI_NODE_TOTAL");
+  if (gitlab_total && *gitlab_total) {
+    const int n = environment_number("CI_NODE_TOTAL", gitlab_total, 1, kMaxShards);
+    const char* gitlab_index = lookup("CI_NODE_INDEX");
+    // GitLab sets CI_NODE_TOTAL=1 and no index for a job that is not parallel.
+    if (n == 1 && (!gitlab_index || !*gitlab_index)) return out;
+    if (!gitlab_index || !*gitlab_index)
+      throw InputError("CI_NODE_TOTAL=" + std::string(gitlab_total),
+                       "CI_NODE_INDEX is not set (GitLab sets both for a parallel job)");
+    out.shard = {environment_number("CI_NODE_INDEX", gitlab_index, 1, n), n};
+    out.source = fmt::format("CI_NODE_INDEX={}, CI_NODE_TOTAL={}", gitlab_index, gitlab_total);
+  }
+  return out;
+}
+
+void touch_shard_status_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "ab");
+  if (f == nullptr)
+    throw InputError("TEST_SHARD_STATUS_FILE=" + path,
+                     fmt::format("cannot create: {}", std::strerror(errno)));
+  std::fclose(f);
+}
+
+std::vector<RunWarning> distinct_warnings(const RunSummary& summary) {
+  std::vector<RunWarning> out;
+  std::map<std::string, size_t> index;
+  for (const auto& r : summary.results) {
+    for (const auto& w : r.warnings) {
+      auto [it, inserted] = index.emplace(w, out.size());
+      if (inserted) out.push_back({w, 0, r.c});
+      ++out[it->second].cases;
+    }
+  }
+  return out;
 }
 
 RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engines,

@@ -26,6 +26,22 @@ struct Shard {
 // "K/N" -> Shard; InputError("--shard", ...) unless 1 <= K <= N <= 100000.
 Shard parse_shard(const std::string& text);
 
+// The shard a CI system asks for through its environment, for runs without --shard: Bazel's
+// TEST_TOTAL_SHARDS and TEST_SHARD_INDEX (0-based), else GitLab's CI_NODE_TOTAL and
+// CI_NODE_INDEX (1-based). `status_file` is Bazel's TEST_SHARD_STATUS_FILE, which a test runner
+// that shards creates to say so. InputError naming the variable when a value is malformed or out
+// of range, or one of a pair is missing.
+struct EnvironmentShard {
+  Shard shard;
+  std::string source;       // e.g. "TEST_SHARD_INDEX=1, TEST_TOTAL_SHARDS=4"; "" = no sharding
+  std::string status_file;  // "" = none asked for
+};
+using EnvironmentLookup = std::function<const char*(const char* name)>;
+EnvironmentShard shard_from_environment(const EnvironmentLookup& lookup);
+
+// Creates (or touches) Bazel's shard status file; InputError with the system's reason.
+void touch_shard_status_file(const std::string& path);
+
 struct RunnerOptions {
   int jobs = 1;
   Shard shard;
@@ -42,6 +58,15 @@ struct RunSummary {
   size_t updated = 0;
   double seconds = 0;
 };
+
+// A warning of a run, given once however many cases gave it (a texture missing from every case
+// that draws it is one line, not one per case).
+struct RunWarning {
+  std::string text;
+  size_t cases = 0;                    // how many cases gave it
+  const RegressCase* first = nullptr;  // the first of them in manifest order
+};
+std::vector<RunWarning> distinct_warnings(const RunSummary& summary);
 
 // Throws InputError naming the case's JSON pointer if a case uses an engine not in `engines`.
 RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engines,

@@ -22,8 +22,14 @@ void validate_scene(const ExportScene& scene);
 
 // OBJ: one `o` per node with faces (named after the node), positions in the exported frame
 // (OBJ has no hierarchy), `vt` with v counted from the bottom (1 - v), `vn` where the engine gave
-// normals, `usemtl` per texture or `color_N` per palette colour, lines as `l`.
-std::string scene_to_obj(const ExportScene& scene);
+// normals, `usemtl` per texture or `color_N` per palette colour, lines as `l`; `mtllib
+// mtl_library` first when it is not empty.
+std::string scene_to_obj(const ExportScene& scene, const std::string& mtl_library = "");
+
+// The OBJ's material library: a `newmtl` for every material the faces use, in first-use order. A
+// palette colour's `Kd` is its RGB from the scene's palette; a texture's is white with `map_Kd
+// <texture>.png`, the picture the glTF writer names too.
+std::string scene_to_mtl(const ExportScene& scene);
 
 // glTF 2.0: a node per ExportNode under its parent's, translated (not turned) by its translation,
 // a mesh per node with faces (one primitive per material; lines as LINES), materials with the

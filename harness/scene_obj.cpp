@@ -1,6 +1,8 @@
 // The OBJ writer of an ExportScene (harness/scene_export.h).
 #include <fmt/format.h>
 
+#include <set>
+
 #include "harness/scene_export.h"
 
 namespace shapevm::harness {
@@ -19,9 +21,10 @@ std::string material_name(const ExportFace& f) {
 
 }  // namespace
 
-std::string scene_to_obj(const ExportScene& scene) {
+std::string scene_to_obj(const ExportScene& scene, const std::string& mtl_library) {
   validate_scene(scene);
   std::string out = fmt::format("# shapevm export of {}: one object per part, Y up\n", scene.name);
+  if (!mtl_library.empty()) out += "mtllib " + mtl_library + "\n";
   const bool reverse = mirrors(scene);
   uint32_t v_base = 0, vt_next = 1, vn_next = 1;
   std::string current;
@@ -70,6 +73,27 @@ std::string scene_to_obj(const ExportScene& scene) {
       if (has_vn) vn_next += static_cast<uint32_t>(order.size());
     }
     v_base += static_cast<uint32_t>(node.positions.size());
+  }
+  return out;
+}
+
+std::string scene_to_mtl(const ExportScene& scene) {
+  std::string out = fmt::format("# shapevm export of {}: the materials its OBJ uses\n", scene.name);
+  std::set<std::string> written;
+  for (const ExportNode& node : scene.nodes) {
+    for (const ExportFace& f : node.faces) {
+      const std::string name = material_name(f);
+      if (!written.insert(name).second) continue;
+      out += "\nnewmtl " + name + "\n";
+      if (f.material.empty()) {
+        const raster::Rgb& c = scene.palette.colors[f.color];
+        out += fmt::format("Kd {:.4f} {:.4f} {:.4f}\n", c.r / 255.0, c.g / 255.0, c.b / 255.0);
+      } else {
+        out += "Kd 1 1 1\nmap_Kd " + f.material + ".png\n";
+      }
+      // No highlights: the engines shade flat, and OBJ viewers would otherwise add their own.
+      out += "Ks 0 0 0\nillum 1\n";
+    }
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -42,9 +43,17 @@ struct SdlDeleter {
   void operator()(SDL_Texture* t) const { SDL_DestroyTexture(t); }
 };
 
+void write_sdl_log(void*, int, SDL_LogPriority priority, const char* message) {
+  const std::string line = sdl_log_line(priority, message);
+  if (line.empty()) return;
+  std::fflush(stdout);
+  std::fputs(line.c_str(), stderr);
+}
+
 // SDL_Init/SDL_Quit for the lifetime of the window.
 struct SdlVideo {
   SdlVideo() {
+    install_sdl_log_output();
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) sdl_failure("cannot initialise video");
   }
   ~SdlVideo() { SDL_QuitSubSystem(SDL_INIT_VIDEO); }
@@ -102,6 +111,28 @@ raster::Framebuffer indexed_from_rgb(const std::vector<uint8_t>& rgb, int width,
     }
   }
   return out;
+}
+
+std::string sdl_log_line(SDL_LogPriority priority, const char* message) {
+  const char* level = nullptr;
+  switch (priority) {
+    case SDL_LOG_PRIORITY_WARN:
+      level = "warning";
+      break;
+    case SDL_LOG_PRIORITY_ERROR:
+    case SDL_LOG_PRIORITY_CRITICAL:
+      level = "error";
+      break;
+    default:
+      return {};  // verbose, debug and info: SDL's chatter, not the user's business
+  }
+  std::string text = message != nullptr ? message : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return fmt::format("shapevm: SDL {}: {}\n", level, text);
+}
+
+void install_sdl_log_output() {
+  SDL_LogSetOutputFunction(write_sdl_log, nullptr);
 }
 
 ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,

@@ -33,6 +33,13 @@ struct SdlInputState {
 ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,
                                const SDL_Event& event);
 
+// SDL's own log lines as shapevm prints them: "shapevm: SDL warning: MESSAGE" (priorities below
+// warning are not printed at all, whatever SDL's per-category settings say).
+std::string sdl_log_line(SDL_LogPriority priority, const char* message);
+// Routes SDL's log output through sdl_log_line to stderr, so every line says where it came from.
+// Called before SDL is initialised; idempotent.
+void install_sdl_log_output();
+
 // Opens the window and runs until quit. Messages for saved files go to stdout, failures to
 // save to stderr (the viewer keeps running). Throws std::runtime_error when SDL cannot open a
 // window, or when there is no display (SDL's offscreen or dummy driver) and no screenshot was

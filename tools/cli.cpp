@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <ios>
+#include <optional>
 
 #include "core/input_error.h"
 #include "tools/command.h"
@@ -22,13 +24,40 @@ void report_outcome(const std::string& source, const RunOutcome& outcome, Comman
   ctx.exit_code = kExitBadInput;
 }
 
+namespace {
+
+// CLI11's parse errors in the program's own voice: "shapevm: error: ...", then where the options
+// are described (the command that was being parsed, if any).
+std::string failure_message(const CLI::App* app, const CLI::Error& e) {
+  std::string command = "shapevm";
+  for (const CLI::App* sub : app->get_subcommands()) command += " " + sub->get_name();
+  return fmt::format("shapevm: error: {}\nRun \"{} --help\" for the options.\n", e.what(), command);
+}
+
+// The first word that is not an option, when it names no command: CLI11 would call it an
+// unexpected argument; the user mistyped a command.
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    const auto names = command_names(app);
+    if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
+    return word;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int run_shapevm(int argc, const char* const* argv) {
   CLI::App app{
       "shapevm: run, trace, debug and compare the shape programs of Fighters Anthology, Apache,\n"
       "Starlancer and Battle Isle 2 the way the original engines did.\n"
       "Exit codes: 0 success, 1 a comparison found differences, 2 bad input or usage,\n"
       "3 an internal error (a bug in shapevm: please report it)."};
+  app.name("shapevm");  // not argv[0]'s path: usage lines and messages say "shapevm"
   app.require_subcommand(1);
+  app.failure_message(failure_message);
   app.set_version_flag("--version", "shapevm 0.1.0");
   CommandContext ctx;
   register_lib_command(app, ctx);
@@ -48,6 +77,11 @@ int run_shapevm(int argc, const char* const* argv) {
   register_trace_diff_command(app, ctx);
   register_debug_command(app, ctx);
   register_dap_command(app, ctx);
+  register_help_command(app, ctx);
+  if (const auto word = unknown_command(app, argc, argv)) {
+    fmt::print(stderr, "shapevm: error: {}\n", unknown_command_message(app, *word));
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -81,6 +81,7 @@ void register_compare_command(CLI::App& app, CommandContext& ctx) {
       ->take_all();
   cmd->add_flag("--force", o->force, "Overwrite the diff image if it exists");
   cmd->callback([o, &ctx] {
+    if (!o->diff.empty()) check_output_option(o->diff, o->force, {".png"}, "PNG");
     std::optional<std::pair<int, int>> raw_size;
     if (!o->size.empty()) raw_size = parse_size(o->size);
     std::optional<raster::Palette> palette;
@@ -164,8 +165,6 @@ void register_compare_command(CLI::App& app, CommandContext& ctx) {
                  colours.differing == 1 ? "s" : "", f.index, hex(f.expected), hex(f.actual));
     }
     if (!o->diff.empty()) {
-      if (!o->force && std::filesystem::exists(o->diff))
-        throw InputError(o->diff, "already exists (not overwritten; pass --force to replace it)");
       raster::DiffInput in{&a.image.frame, &a.image.palette, &b.image.frame, &b.image.palette,
                            options};
       if (!pixels.same_size) in.options.excluded = nullptr;

@@ -33,9 +33,8 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--json", opts->json, "Print the listing as JSON");
   cmd->add_option("-o,--output", opts->output, "Write the listing to this file instead of stdout");
   cmd->add_flag("--force", opts->force, "Overwrite the output file if it exists");
-  cmd->add_option("--objend", opts->state.objend,
-                  "FA: how PtrToObjEnd's operand is read (absolute or relative)")
-      ->check(CLI::IsMember({"absolute", "relative"}, CLI::ignore_case));
+  add_objend_option(cmd, opts->state.objend,
+                    "FA: how PtrToObjEnd's operand is read (absolute or relative)");
   cmd->callback([opts, &ctx] {
     OpenOptions open;
     open.state = state_request(opts->state, 640, 480);

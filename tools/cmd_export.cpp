@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "core/file_io.h"
 #include "core/input_error.h"
@@ -18,14 +19,24 @@
 namespace shapevm::tools {
 namespace {
 
-// The format `--format` names, or the output's extension says (.gltf, .glb; anything else OBJ).
+// The format the output's extension names (.obj, .gltf, .glb); --format must agree with a known
+// extension and is needed for any other name, so the file's name never lies about its format.
 std::string export_format(const std::string& given, const std::string& output) {
-  if (!given.empty()) return given;
-  std::string ext = std::filesystem::path(output).extension().string();
-  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".gltf") return "gltf";
-  if (ext == ".glb") return "glb";
-  return "obj";
+  const std::string ext = lowercase_extension(output);
+  const std::string named = ext == ".obj"    ? "obj"
+                            : ext == ".gltf" ? "gltf"
+                            : ext == ".glb"  ? "glb"
+                                             : "";
+  if (given.empty()) {
+    if (named.empty())
+      throw InputError(output,
+                       "export writes .obj, .gltf or .glb: name the file so (or give --format)");
+    return named;
+  }
+  if (!named.empty() && named != given)
+    throw InputError(
+        output, fmt::format("--format {} writes {}, but the name says {}", given, given, named));
+  return given;
 }
 
 size_t face_count(const ExportScene& scene) {
@@ -55,40 +66,59 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
   add_input_options(cmd, o->input, "The program: a file or CONTAINER:MEMBER");
   cmd->add_option("-o,--output", o->output, "The .obj, .gltf or .glb to write")->required();
   cmd->add_option("--format", o->format, "obj, gltf or glb (default: from the output's extension)")
-      ->check(CLI::IsMember({"obj", "gltf", "glb"}));
+      ->transform(one_of({"obj", "gltf", "glb"}));
   cmd->add_option("--textures", o->frame.textures,
                   "Where the textures are (for their sizes; FA: a directory or .LIB)");
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
     const std::string format = export_format(o->format, o->output);
+    // An OBJ refers to its materials by file name: OUT.mtl beside it, checked and written with it.
+    std::filesystem::path mtl = o->output;
+    mtl.replace_extension(".mtl");
+    check_output_option(o->output, o->force, {}, format);
+    if (format == "obj") {
+      if (lowercase_extension(o->output) == ".mtl")
+        throw InputError(o->output, "is the name of the OBJ's material library: name the OBJ .obj");
+      check_output_option(mtl.string(), o->force, {}, "MTL");
+    }
+    const std::string mtl_library = mtl.filename().string();
     const Overwrite overwrite = o->force ? Overwrite::kAllow : Overwrite::kRefuse;
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, 640, 480);
     std::optional<ExportScene> scene = p.program->export_scene(p.state);
     RunOutcome r;
+    std::string obj;
     if (scene) {
       r.faces = face_count(*scene);
+      if (format == "obj") obj = harness::scene_to_obj(*scene, mtl_library);
     } else {
       harness::MeshCollector mesh;
       r = p.program->run(p.state, mesh);
       std::map<std::string, std::array<int, 2>> sizes;
       const RenderSetup setup = p.program->render_setup(640, 480);
-      // The engine's textures (given, or where it looks by default) give their sizes.
-      if (setup.textures) {
-        for (const auto& f : mesh.faces()) {
-          if (f.texture.empty() || sizes.count(f.texture)) continue;
-          if (const auto* t = setup.textures(f.texture)) sizes[f.texture] = {t->width, t->height};
+      // The engine's textures (given, or where it looks by default) give their sizes, without
+      // which texture coordinates cannot be put in 0..1.
+      std::set<std::string> unknown;
+      for (const auto& f : mesh.faces()) {
+        if (f.texture.empty() || sizes.count(f.texture) || unknown.count(f.texture)) continue;
+        const raster::Texture* t = setup.textures ? setup.textures(f.texture) : nullptr;
+        if (t != nullptr && t->valid()) {
+          sizes[f.texture] = {t->width, t->height};
+        } else {
+          unknown.insert(f.texture);
         }
       }
-      if (format == "obj") {
-        write_text_atomic(o->output, mesh.to_obj(p.program->export_scale(), sizes), overwrite);
-        report_outcome(p.program->source(), r, ctx);
-        return;
-      }
+      for (const auto& name : unknown)
+        fmt::print(stderr,
+                   "shapevm: warning: texture {} not found; its faces are exported without "
+                   "texture coordinates (--textures says where the textures are)\n",
+                   name);
       scene = mesh.to_scene(p.program->source(), p.program->export_scale(), sizes, setup.palette);
+      if (format == "obj") obj = mesh.to_obj(p.program->export_scale(), sizes, mtl_library);
     }
     if (format == "obj") {
-      write_text_atomic(o->output, harness::scene_to_obj(*scene), overwrite);
+      write_text_atomic(mtl, harness::scene_to_mtl(*scene), overwrite);
+      write_text_atomic(o->output, obj, overwrite);
     } else {
       write_file_atomic(o->output, harness::scene_to_gltf(*scene, format == "glb"), overwrite);
     }

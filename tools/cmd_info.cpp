@@ -29,9 +29,8 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
       ->required();
   cmd->add_option("--engine", opts->engine, "Force the engine (default: recognised by content)");
   cmd->add_flag("--json", opts->json, "Print JSON");
-  cmd->add_option("--objend", opts->state.objend,
-                  "FA: how PtrToObjEnd's operand is read (absolute or relative)")
-      ->check(CLI::IsMember({"absolute", "relative"}, CLI::ignore_case));
+  add_objend_option(cmd, opts->state.objend,
+                    "FA: how PtrToObjEnd's operand is read (absolute or relative)");
   cmd->callback([opts, &ctx] {
     const bool several = opts->files.size() > 1;
     for (const auto& file : opts->files) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "core/input_error.h"
@@ -55,7 +56,8 @@ void register_regress_command(CLI::App& app, CommandContext& ctx) {
       ->capture_default_str();
   cmd->add_option("--shard", o->shard,
                   "K/N: run only shard K of N (case i is in shard i mod N + 1); the N shards "
-                  "together run every case once")
+                  "together run every case once. Without it, Bazel's TEST_TOTAL_SHARDS and "
+                  "TEST_SHARD_INDEX or GitLab's CI_NODE_TOTAL and CI_NODE_INDEX choose the shard")
       ->capture_default_str();
   cmd->add_flag("--update", o->update,
                 "Re-bless: write our frame as the capture of every case that differs or has no "
@@ -65,20 +67,37 @@ void register_regress_command(CLI::App& app, CommandContext& ctx) {
       "--html", o->html,
       "Write an HTML report (index.html + images of each failing case) into this folder");
   cmd->add_flag("-v,--verbose", o->verbose, "Also list passing cases");
-  cmd->callback([o, &ctx] {
+  cmd->callback([o, cmd, &ctx] {
     const harness::EngineRegistry engines = harness::registered_case_engines();
     const harness::Manifest manifest = harness::read_manifest(o->manifest, engines.names());
     harness::RunnerOptions options;
-    options.shard = harness::parse_shard(o->shard);
+    if (cmd->count("--shard") != 0) {
+      options.shard = harness::parse_shard(o->shard);
+    } else {
+      const harness::EnvironmentShard env =
+          harness::shard_from_environment([](const char* name) { return std::getenv(name); });
+      if (!env.status_file.empty()) harness::touch_shard_status_file(env.status_file);
+      if (!env.source.empty()) {
+        options.shard = env.shard;
+        fmt::print("shard {}/{} ({})\n", env.shard.index, env.shard.count, env.source);
+      }
+    }
     options.jobs =
         o->jobs > 0 ? o->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     options.update = o->update;
     if (isatty(STDERR_FILENO) != 0) options.progress = draw_progress;
     const harness::RunSummary summary = harness::run_regression(manifest, engines, options);
 
+    for (const auto& w : harness::distinct_warnings(summary)) {
+      if (w.cases == 1) {
+        fmt::print(stderr, "shapevm: warning: {} {}: {}\n", w.first->pointer, w.first->name,
+                   w.text);
+      } else {
+        fmt::print(stderr, "shapevm: warning: {} ({} cases, the first {} {})\n", w.text, w.cases,
+                   w.first->pointer, w.first->name);
+      }
+    }
     for (const auto& r : summary.results) {
-      for (const auto& w : r.warnings)
-        fmt::print(stderr, "shapevm: warning: {} {}: {}\n", r.c->pointer, r.c->name, w);
       if (r.status == harness::CaseStatus::kPassed && !o->verbose) continue;
       fmt::print("{:<7} {} {}{}{}\n", harness::case_status_name(r.status), r.c->pointer, r.c->name,
                  r.message.empty() ? "" : ": ", r.message);

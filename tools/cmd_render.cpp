@@ -34,10 +34,10 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
+    // After the state is validated (its errors come first), before the program runs.
+    check_output_option(o->output, o->force, {".png"}, "an indexed PNG");
     harness::ProgramFrame frame = harness::render_program(
         *p.program, p.state, static_cast<uint8_t>(o->frame.background.value_or(0)));
-    if (!o->force && std::filesystem::exists(o->output))
-      throw InputError(o->output, "already exists (not overwritten; pass --force to replace it)");
     raster::write_indexed_png(o->output, frame.frame, frame.palette);
     for (const auto& name : frame.missing_textures)
       fmt::print(stderr, "shapevm: warning: texture {} not found; its faces are drawn without it\n",

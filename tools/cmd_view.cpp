@@ -58,7 +58,9 @@ void register_view_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--screenshot", o->screenshot,
                   "Window: save the window's pixels as PNG after the first frame, then quit");
   add_state_options(cmd, o->state);
-  cmd->callback([o, &ctx] {
+  cmd->callback([o, cmd, &ctx] {
+    if (!o->headless && cmd->count("--frames") != 0)
+      throw InputError("--frames", "only with --headless (the window runs until closed)");
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
     std::unique_ptr<ViewerModel> model = p.program->viewer(p.state, o->fps);
@@ -86,8 +88,7 @@ void register_view_command(CLI::App& app, CommandContext& ctx) {
     window.scale = o->scale;
     window.output_dir = o->output;
     if (!o->screenshot.empty()) {
-      if (!o->force && std::filesystem::exists(o->screenshot))
-        throw InputError(o->screenshot, "already exists (not overwritten; pass --force)");
+      check_output_option(o->screenshot, o->force, {".png"}, "PNG");
       window.screenshot = o->screenshot;
     }
     harness::run_sdl_viewer(session, window);

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "interp/common/engine.h"
 
@@ -48,5 +49,11 @@ void register_regress_command(CLI::App& app, CommandContext& ctx);     // cmd_re
 void register_trace_diff_command(CLI::App& app, CommandContext& ctx);  // cmd_trace_diff.cpp
 void register_debug_command(CLI::App& app, CommandContext& ctx);       // cmd_debug.cpp
 void register_dap_command(CLI::App& app, CommandContext& ctx);         // cmd_dap.cpp
+
+// Messages (cmd_help.cpp).
+void register_help_command(CLI::App& app, CommandContext& ctx);
+std::vector<std::string> command_names(const CLI::App& app);
+// `unknown command "rendr" (did you mean render?); ...`
+std::string unknown_command_message(const CLI::App& app, const std::string& given);
 
 }  // namespace shapevm::tools

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "core/file_io.h"
 #include "core/input_error.h"
 #include "interp/common/registry.h"
 
@@ -10,14 +15,19 @@ namespace shapevm::tools {
 void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_option("--frame", o.frame,
                   "The frame counter (FA: _frameCounter, masked to 15 bits; JumpToFrame takes "
-                  "slot frame mod nframes)");
+                  "slot frame mod nframes)")
+      ->type_name("INT");
   cmd->add_option("--lod", o.lod,
-                  "LOD level: 0 = finest (overrides the choice by camera distance)");
+                  "LOD level: 0 = finest (overrides the choice by camera distance); at most the "
+                  "program's levels less one")
+      ->type_name("INT");
   cmd->add_option("--detail", o.detail,
                   "The detail preference (FA: _detail; JumpToDetail branches when it is below the "
-                  "site's threshold; default: maximum)");
+                  "site's threshold; default: maximum)")
+      ->type_name("INT");
   cmd->add_flag("--destroyed", o.destroyed, "Draw the destroyed state (FA: _destroyed = 1)");
-  cmd->add_option("--effects", o.effects, "The effects word (FA: 0x20000 forces the finest LOD)");
+  cmd->add_option("--effects", o.effects, "The effects word (FA: 0x20000 forces the finest LOD)")
+      ->type_name("INT");
   cmd->add_option("--set", o.sets,
                   "NAME=VALUE for an engine global or input the engine declares (FA: "
                   "_frameCounter, _detail, health, record+OFF, imports such as _PLgearDown; "
@@ -37,24 +47,53 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_flag("--switch-dispatch", o.switch_dispatch,
                 "Dispatch through the portable switch instead of threaded code (FA; for "
                 "comparison: the same events)");
-  cmd->add_option("--objend", o.objend,
-                  "How PtrToObjEnd's operand is read: absolute (the seed, default) or relative (to "
-                  "the end of the instruction, as OpenFA reads it)")
-      ->check(CLI::IsMember({"absolute", "relative"}, CLI::ignore_case));
+  add_objend_option(cmd, o.objend,
+                    "How PtrToObjEnd's operand is read: absolute (the seed, default) or relative "
+                    "(to the end of the instruction, as OpenFA reads it)");
   cmd->add_option("--max-steps", o.max_steps,
-                  "Budget: opcodes executed before the run is stopped (default: the engine's)");
-  cmd->add_option("--max-depth", o.max_depth, "Budget: call depth (default: the engine's)");
+                  "Budget: opcodes executed before the run is stopped (default: the engine's)")
+      ->type_name("INT");
+  cmd->add_option("--max-depth", o.max_depth, "Budget: call depth (default: the engine's)")
+      ->type_name("INT");
   cmd->add_option("--objects", o.objects,
                   "The archive a scene's object ids index (Battle Isle 2: LAND000.LIB for a 3DLD "
                   "record)");
+}
+
+CLI::Validator one_of(std::vector<std::string> values) {
+  std::string list, names;
+  for (const auto& v : values) {
+    list += (list.empty() ? "" : ", ") + v;
+    names += (names.empty() ? "" : "|") + v;
+  }
+  return CLI::Validator(
+      [values, list](std::string& given) -> std::string {
+        for (const auto& v : values) {
+          if (v.size() != given.size()) continue;
+          bool same = true;
+          for (size_t i = 0; i < v.size() && same; ++i)
+            same = std::tolower(static_cast<unsigned char>(v[i])) ==
+                   std::tolower(static_cast<unsigned char>(given[i]));
+          if (same) {
+            given = v;
+            return {};
+          }
+        }
+        return fmt::format("\"{}\" is not one of: {}", given, list);
+      },
+      names);
+}
+
+void add_objend_option(CLI::App* cmd, std::optional<std::string>& objend, const std::string& help) {
+  cmd->add_option("--objend", objend, help)->transform(one_of({"absolute", "relative"}));
 }
 
 StateRequest state_request(const StateOptions& o, int width, int height) {
   StateRequest r;
   r.width = width;
   r.height = height;
-  auto number = [&](const char* name, const auto& v) {
-    if (v) r.options.push_back({name, fmt::to_string(*v)});
+  auto number = [&](const char* name, const std::optional<std::string>& v) {
+    if (v) r.options.push_back({name, *v});
   };
   auto flag = [&](const char* name, bool v) {
     if (v) r.options.push_back({name, "1"});
@@ -69,11 +108,7 @@ StateRequest state_request(const StateOptions& o, int width, int height) {
   flag("x86-trace", o.x86_trace);
   flag("merged", o.merged);
   flag("switch-dispatch", o.switch_dispatch);
-  if (o.objend) {
-    std::string v = *o.objend;
-    for (auto& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    r.options.push_back({"objend", v});
-  }
+  if (o.objend) r.options.push_back({"objend", *o.objend});
   number("max-steps", o.max_steps);
   number("max-depth", o.max_depth);
   if (o.objects) r.options.push_back({"objects", *o.objects});
@@ -122,6 +157,41 @@ std::pair<int, int> parse_size(const std::string& text) {
   }
 }
 
+std::string lowercase_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+void check_output_option(const std::string& path, bool force,
+                         const std::vector<std::string>& extensions, const std::string& format) {
+  check_output_file(path);
+  if (!extensions.empty() && std::find(extensions.begin(), extensions.end(),
+                                       lowercase_extension(path)) == extensions.end()) {
+    std::string names;
+    for (const auto& e : extensions) names += (names.empty() ? "" : " or ") + e;
+    throw InputError(path, fmt::format("this command writes {}: name the file {}", format, names));
+  }
+  std::error_code ec;
+  if (!force && std::filesystem::exists(path, ec))
+    throw InputError(path, "already exists (not overwritten; pass --force to replace it)");
+}
+
+namespace {
+
+// A forced level the program does not have would silently draw its coarsest one (or nothing):
+// the levels are what the viewer cycles through (ViewerCapabilities::lod_levels).
+void check_lod_levels(Program& program, const StateRequest& state, const std::string& lod) {
+  const int64_t wanted = parse_integer(lod, "--lod", 0);
+  const uint32_t levels = program.viewer(state, 0)->capabilities().lod_levels;
+  if (wanted >= static_cast<int64_t>(levels))
+    throw InputError("--lod " + lod,
+                     fmt::format("{} has {} level{} of detail: --lod 0..{}", program.source(),
+                                 levels, levels == 1 ? "" : "s", levels - 1));
+}
+
+}  // namespace
+
 OpenedProgram open_for_run(const InputOptions& input, const FrameOptions& frame,
                            const StateOptions& state, int width, int height) {
   OpenedProgram out;
@@ -131,6 +201,7 @@ OpenedProgram open_for_run(const InputOptions& input, const FrameOptions& frame,
   validate_state(*out.program, out.state);
   if (!out.program->runnable())
     throw InputError(input.file, "names a whole container: name one program in it (FILE:MEMBER)");
+  if (const auto lod = out.state.option("lod")) check_lod_levels(*out.program, out.state, *lod);
   return out;
 }
 

@@ -20,12 +20,15 @@
 
 namespace shapevm::tools {
 
+// Integer options are kept as the text given: the program's knobs give their ranges
+// (validate_state), so `--frame -1` is an error naming the valid range rather than CLI11's
+// "could not be converted".
 struct StateOptions {
-  std::optional<uint32_t> frame;
-  std::optional<uint32_t> lod;
-  std::optional<uint16_t> detail;
+  std::optional<std::string> frame;
+  std::optional<std::string> lod;
+  std::optional<std::string> detail;
   bool destroyed = false;
-  std::optional<uint32_t> effects;
+  std::optional<std::string> effects;
   std::vector<std::string> sets;
   std::optional<std::string> camera;
   bool no_x86 = false;
@@ -33,12 +36,20 @@ struct StateOptions {
   bool merged = false;
   bool switch_dispatch = false;
   std::optional<std::string> objend;
-  std::optional<uint64_t> max_steps;
-  std::optional<uint32_t> max_depth;
+  std::optional<std::string> max_steps;
+  std::optional<std::string> max_depth;
   std::optional<std::string> objects;
 };
 
 void add_state_options(CLI::App* cmd, StateOptions& options);
+
+// An option that takes one of `values` (any case; the value is replaced by the listed spelling,
+// so add it with ->transform, not ->check, which would drop the replacement).
+// Its error lists them plainly: `--objend: "foo" is not one of: absolute, relative`.
+CLI::Validator one_of(std::vector<std::string> values);
+
+// --objend, as every command that reads FA programs takes it.
+void add_objend_option(CLI::App* cmd, std::optional<std::string>& objend, const std::string& help);
 
 // Only the options given, by their knob names, with the frame size.
 StateRequest state_request(const StateOptions& options, int width, int height);
@@ -62,6 +73,17 @@ void add_frame_options(CLI::App* cmd, FrameOptions& options, const std::string& 
 
 // "640x480" -> {640, 480}; InputError unless both are 1..8192.
 std::pair<int, int> parse_size(const std::string& text);
+
+// The one file a command writes (-o, --diff, --screenshot), checked before anything runs: not a
+// folder, in a folder that exists, not an existing file unless `force`, and, when `extensions`
+// is not empty, ending in one of them (lowercase, with the dot), since that is the format written
+// (`-o out.jpg` for a PNG writer is an error, never a PNG under a JPEG name). InputError naming
+// the path.
+void check_output_option(const std::string& path, bool force,
+                         const std::vector<std::string>& extensions, const std::string& format);
+
+// The extension of `path`, lowercase, with its dot ("" if none).
+std::string lowercase_extension(const std::string& path);
 
 // A program opened for a command, with the state it runs in, checked against the program's
 // knobs.

@@ -1,7 +1,12 @@
 #include "tools/trace_output.h"
 
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
+#include "core/file_io.h"
 #include "core/input_error.h"
 
 namespace shapevm::tools {
@@ -11,18 +16,33 @@ void write_trace_output(const std::string& output, const std::function<void(std:
     write(stdout);
     return;
   }
-  const std::string tmp = output + ".tmp";
-  std::FILE* out = std::fopen(tmp.c_str(), "wb");
-  if (!out) throw InputError(output, "cannot create the trace file");
+  check_output_file(output);
+  // Errors name `output`: the temporary file beside it is never the user's business.
+  const std::string tmp = output + temporary_suffix();
+  std::FILE* out = std::fopen(tmp.c_str(), "wbx");
+  if (!out) throw InputError(output, fmt::format("cannot create: {}", std::strerror(errno)));
+  auto discard = [&] {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+  };
   try {
     write(out);
   } catch (...) {
     std::fclose(out);
-    std::filesystem::remove(tmp);
+    discard();
     throw;
   }
-  std::fclose(out);
-  std::filesystem::rename(tmp, output);
+  // A stream error leaves errno as the failed write set it; never report "Success".
+  errno = 0;
+  const bool failed = std::ferror(out) != 0 || std::fflush(out) != 0;
+  int error = errno;
+  if (std::fclose(out) != 0 && error == 0) error = errno;
+  if (failed || error != 0) {
+    discard();
+    throw InputError(output,
+                     fmt::format("write failed: {}", std::strerror(error != 0 ? error : EIO)));
+  }
+  rename_into_place(tmp, output);
 }
 
 }  // namespace shapevm::tools

@@ -148,9 +148,14 @@ std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions
 void validate_state(const Program& program, const StateRequest& state) {
   const std::vector<Knob> knobs = program.knobs();
   for (const Setting& s : state.options) {
-    const bool known = std::any_of(knobs.begin(), knobs.end(),
+    const auto knob = std::find_if(knobs.begin(), knobs.end(),
                                    [&](const Knob& k) { return k.option && k.name == s.name; });
-    if (known) continue;
+    if (knob != knobs.end()) {
+      // Checked here, before anything runs, so the message names the range the program takes.
+      if (knob->type == KnobType::kInteger)
+        parse_integer(s.value, "--" + s.name, knob->min, knob->max);
+      continue;
+    }
     std::vector<std::string> takers;
     for (const Engine* e : engines())
       for (const Knob& k : e->knobs())
