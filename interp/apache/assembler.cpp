@@ -396,6 +396,9 @@ class Assembler {
         break;
     }
     if (type->shading != Shading::kNone) p.push_back(byte_key("normal"));
+    // face2 length=N writes the length byte as given (another reading, or a deliberate mismatch).
+    std::optional<uint8_t> length;
+    if (secondary && o.keyed.contains("length")) length = byte_key("length");
     if (!o.keyed.empty()) fail(fmt::format("unexpected operand {}=", o.keyed.begin()->first));
     if (p.size() != type->header_bytes) fail("internal: header size disagrees with the table");
     size_t count = 0;
@@ -428,9 +431,12 @@ class Assembler {
     if (count > 255) fail("at most 255 vertices per packet");
     p[1] = static_cast<uint8_t>(count);
     if (secondary) {
-      if (p.size() > 255) fail("a secondary packet is at most 255 bytes (its length byte)");
-      m.program.push_back(
-          static_cast<uint8_t>(p.size() + (assumed::kSecondaryLengthIncludesItself ? 1 : 0)));
+      // The seed's reading: the byte gives the complete packet length, itself included (AP-21).
+      const uint32_t whole =
+          expected_secondary_length(static_cast<uint32_t>(p.size()), kSeedSecondaryLength);
+      if (!length && whole > 255)
+        fail("a secondary packet is at most 255 bytes, its length byte included");
+      m.program.push_back(length ? *length : static_cast<uint8_t>(whole));
     }
     m.program.insert(m.program.end(), p.begin(), p.end());
   }

@@ -13,15 +13,16 @@ namespace shapevm::apache::assumed {
 // Every branch displacement is a signed 16-bit value relative to the byte after it (traced).
 // Which displacements each opcode carries and in which order is assumed:
 //   0 face       : 00, primary packet
-//   1 face2      : 01, length byte (bytes from the type byte to the end of the packet), packet
+//   1 face2      : 01, length byte (the whole secondary packet, itself included: traced), packet
 //   2 winding    : 02, count u8, count vertex-index bytes, front d16, back d16, continue d16
 //   3 ifmask     : 03, mask u32, branch d16, continue d16
 //   4 choose     : 04, mask u32, set d16, clear d16, continue d16
 //   5 select     : 05, shift u8, mask u32, case count u8, count x case d16, continue d16
 //   6 attached   : 06, slot u8 (index into the model's attached-model records)
 //   7 ret        : 07
-// The secondary packet's length byte counts the packet after itself (type byte onward).
-inline constexpr bool kSecondaryLengthIncludesItself = false;
+// The secondary packet's length byte follows the seed (opcodes.h, SecondaryLength): it counts the
+// whole packet, itself included. Assumed: the engine uses the byte only to skip a packet it does
+// not draw; a drawn packet is read through its vertices and execution resumes after them.
 
 // Opcode 2: a nonnegative winding means the viewer sees the polygon's front; the back branch is
 // then drawn first and the front branch last (the painter's algorithm puts the near side on top).
@@ -38,6 +39,14 @@ inline constexpr bool kSecondaryLengthIncludesItself = false;
 //                           Gouraud shading is disabled; shaded faces always)
 // Masked textures treat texel index 0 as transparent.
 inline constexpr int kMaskedTransparentTexel = 0;
+
+// --- Primary faces -----------------------------------------------------------------------------
+// The seed says op 0 draws a primary face and updates its winding result, while op 1 draws "if"
+// the winding allows: it leans against culling primaries, so by default every primary polygon is
+// drawn whatever its winding. `--set cull_primaries=1` culls primary polygons whose winding is
+// negative (this project's earlier reading); points and polylines are always drawn and leave a
+// winding result of 0. A polygon of fewer than three vertices has nothing to fill.
+inline constexpr bool kDefaultCullPrimaries = false;
 
 // --- Winding -----------------------------------------------------------------------------------
 // The cross product is formed from integer screen pixels (y down) as a wrapping 32-bit product:

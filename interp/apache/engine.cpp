@@ -131,7 +131,14 @@ std::vector<Knob> engine_knobs() {
       set_knob("receiver_heading", KnobType::kInteger, INT32_MIN, INT32_MAX, 0,
                "the receiver's rotation about y, degrees"),
       set_knob("gouraud", KnobType::kFlag, 0, 1, 1,
-               "Gouraud shading; 0: Gouraud faces use their face normal"),
+               "Gouraud shading; 0: Gouraud faces use their face normal and only the normal "
+               "list's second count of normals is kept"),
+      set_knob("cull_primaries", KnobType::kFlag, 0, 1, assumed::kDefaultCullPrimaries ? 1 : 0,
+               "1: primary polygons winding away from the viewer are not drawn (default 0: the "
+               "seed's op 0 draws its face)"),
+      set_knob("secondary_length", KnobType::kText, 0, 0, 0,
+               "how a secondary packet's length byte is read: whole (default, the seed: the "
+               "whole packet, itself included) or packet (from the type byte on)"),
   };
   Knob slot = set_knob("slot", KnobType::kInteger, 0, UINT32_MAX, 0,
                        "slotN=RECORD: draw RECORD in gameplay-filled attachment slot N (model "

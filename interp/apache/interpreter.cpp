@@ -11,6 +11,7 @@
 #include "interp/apache/branch_kinds.h"
 #include "interp/apache/pause.h"
 #include "interp/apache/shadow.h"
+#include "interp/apache/winding.h"
 #include "raster/projection.h"
 
 namespace shapevm::apache {
@@ -239,16 +240,12 @@ struct Interpreter::Impl {
   // AP-19: the first three screen-space vertices, the signed high word of a wrapping 32-bit cross
   // product.
   static int32_t winding_of(const Model& m, uint8_t a, uint8_t b, uint8_t c) {
-    const auto& p0 = m.screen[a];
-    const auto& p1 = m.screen[b];
-    const auto& p2 = m.screen[c];
-    const uint32_t cross = static_cast<uint32_t>(int64_t{p1[0] - p0[0]} * (p2[1] - p0[1]) -
-                                                 int64_t{p1[1] - p0[1]} * (p2[0] - p0[0]));
-    return static_cast<int16_t>(cross >> 16);
+    return screen_winding(m.screen[a], m.screen[b], m.screen[c]);
   }
 
   // AP-25: dot of the model-space light with the normal, clamped at zero, scaled to a row of
-  // the intensity table. AP-29: a normal index beyond the list keeps full intensity.
+  // the intensity table. AP-29: a normal index beyond the list keeps full intensity. AP-24: with
+  // Gouraud shading disabled only the second count's subset of the list is there.
   int shade_level(const Model& m, uint8_t normal, uint32_t offset) {
     const auto& normals = m.geometry->normals.vectors;
     if (normal >= normals.size()) {
@@ -256,6 +253,15 @@ struct Interpreter::Impl {
                fmt::format("normal index {} is beyond the model's {} normals: the authored colour "
                            "is kept at full intensity",
                            normal, normals.size()));
+      return assumed::kIntensityLevels - 1;
+    }
+    const uint16_t flat = m.geometry->normals.flat_count;
+    if (!state->gouraud && normal >= flat) {
+      diagnose(offset, DiagnosticLevel::kWarning,
+               fmt::format("normal index {} is beyond the {} normals kept without Gouraud shading "
+                           "(the list's second count): the authored colour is kept at full "
+                           "intensity",
+                           normal, flat));
       return assumed::kIntensityLevels - 1;
     }
     const auto& n = normals[normal];
@@ -313,8 +319,11 @@ struct Interpreter::Impl {
     }
     int32_t winding = 0;
     if (p.count >= 3) winding = winding_of(m, corners[0].index, corners[1].index, corners[2].index);
-    // Polygons facing away are not drawn; points and lines always are (assumptions.h).
-    if (type.primitive == Primitive::kPolygon && (p.count < 3 || winding < 0)) return winding;
+    // A polygon needs three vertices to fill. With cull_primaries, polygons facing away are not
+    // drawn either; points and lines always are (assumptions.h).
+    if (type.primitive == Primitive::kPolygon &&
+        (p.count < 3 || (state->cull_primaries && winding < 0)))
+      return winding;
 
     FaceEvent e;
     e.engine = kEngine;
@@ -457,7 +466,7 @@ struct Interpreter::Impl {
     while (true) {
       if (result.ops >= state->step_limit) throw Stop{"budget: steps", pc};
       Instruction& ins = instructions[depth];
-      decode_instruction(archive.bytes(), pc, archive.source(), ins);
+      decode_instruction(archive.bytes(), pc, archive.source(), ins, state->secondary_length);
       if (want_ops) observe_op(m, ins, depth);
       ++result.ops;
       if (!(this->*kHandlers[ins.op])(m, ins, depth, pc)) return;
@@ -473,8 +482,23 @@ struct Interpreter::Impl {
   }
 
   bool op_face2(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-11, AP-21
-    if (m.winding >= 0) draw_packet(m, ins.packet, ins.offset);
-    pc = ins.offset + ins.size;
+    const bool drawn = m.winding >= 0;
+    if (ins.secondary_mismatch) {
+      // The engine only skips by the byte: a drawn packet is read to its end, a skipped one
+      // resumes where the byte says.
+      diagnose(
+          ins.offset, DiagnosticLevel::kWarning,
+          fmt::format("secondary packet length byte {} is not its {} packet's {} length {} "
+                      "(secondary_length={}): {}",
+                      ins.secondary_length, ins.packet.type->name,
+                      state->secondary_length == SecondaryLength::kWhole ? "whole" : "type-on",
+                      ins.secondary_expected, secondary_length_name(state->secondary_length),
+                      drawn ? fmt::format("drawn, resuming after its vertices at 0x{:x}",
+                                          ins.offset + ins.size)
+                            : fmt::format("skipped by the byte to 0x{:x}", ins.secondary_skip)));
+    }
+    if (drawn) draw_packet(m, ins.packet, ins.offset);
+    pc = drawn ? ins.offset + ins.size : ins.secondary_skip;
     return true;
   }
 
@@ -634,7 +658,7 @@ struct Interpreter::Impl {
         sun = unit127({s.light[0], s.light[1], s.light[2]});
         shadow_plane = plane_for(rec);
         if (sun[1] > 0) {
-          draw_model(rec, Transform{}, 0, nullptr);
+          draw_model(shadow_geometry(rec), Transform{}, 0, nullptr);
         } else {
           diagnose(rec.offset, DiagnosticLevel::kInfo,
                    "the sun is not above the horizon: no shadow");
@@ -672,6 +696,25 @@ struct Interpreter::Impl {
     end.faces = result.faces;
     out.on_end(end);
     return result;
+  }
+
+  // The record whose face program and attachments draw `rec`'s shadow: model 0x40a for 0x4ba
+  // and 0x4bb when the archive holds it (a note says which), otherwise `rec` itself.
+  const ModelRecord& shadow_geometry(const ModelRecord& rec) {
+    const std::optional<uint32_t> shared = shadow_geometry_record(rec.index);
+    if (!shared) return rec;
+    const ModelRecord* source = *shared < archive.count() ? archive.record(*shared) : nullptr;
+    if (source == nullptr) {
+      diagnose(rec.offset, DiagnosticLevel::kInfo,
+               fmt::format("record 0x{:x} takes its shadow geometry from record 0x{:x}, which this "
+                           "archive does not hold: its own geometry casts the shadow",
+                           rec.index, *shared));
+      return rec;
+    }
+    diagnose(rec.offset, DiagnosticLevel::kInfo,
+             fmt::format("record 0x{:x} casts its shadow with record 0x{:x}'s geometry", rec.index,
+                         *shared));
+    return *source;
   }
 
   // AP-31, AP-33: terrain height under the model (the model's lowest point unless set), the

@@ -18,6 +18,15 @@ ProgramWalk walk_program(const Archive& archive, const ModelRecord& record) {
       decode_instruction(archive.bytes(), pc, archive.source(), ins);
       ++walk.opcode_counts[ins.op];
       if (ins.op <= 1) ++walk.packet_counts[ins.packet.type->type];
+      if (static_cast<Opcode>(ins.op) == Opcode::kFace2) {
+        ++walk.secondary_packets;
+        const uint32_t size = ins.packet.size;
+        if (ins.secondary_length == expected_secondary_length(size, SecondaryLength::kWhole))
+          ++walk.secondary_whole;
+        if (ins.secondary_length == expected_secondary_length(size, SecondaryLength::kAfterItself))
+          ++walk.secondary_packet;
+        if (ins.secondary_mismatch) walk.secondary_mismatches.push_back(ins.offset);
+      }
       for (uint32_t target : ins.branches) {
         walk.labels.emplace(target, fmt::format("L{:x}", target));
         pending.push_back(target);
@@ -48,8 +57,15 @@ std::string instruction_text(const Instruction& ins,
   std::string s = ins.info->name;
   switch (static_cast<Opcode>(ins.op)) {
     case Opcode::kFace:
-    case Opcode::kFace2:
       s += " " + packet_header_text(ins.packet) + " : " + packet_vertices_text(ins.packet);
+      break;
+    case Opcode::kFace2:
+      // The length byte is written out only when it is not the seed's whole-packet length, so
+      // the listing assembles to the same bytes.
+      s += " " + packet_header_text(ins.packet);
+      if (ins.secondary_length != expected_secondary_length(ins.packet.size, kSeedSecondaryLength))
+        s += fmt::format(" length={}", ins.secondary_length);
+      s += " : " + packet_vertices_text(ins.packet);
       break;
     case Opcode::kWinding:
       for (uint8_t v : ins.polygon) s += fmt::format(" {}", v);
@@ -96,6 +112,12 @@ std::string program_listing(const Archive& archive, const ModelRecord& record,
       bytes += fmt::format("{:02x}", archive.bytes()[offset + i]);
     if (ins.size > 12) bytes += "..";
     out += fmt::format("  {:<60} ; {:06x} {}\n", instruction_text(ins, walk.labels), offset, bytes);
+    if (ins.secondary_mismatch) {
+      out += fmt::format(
+          "; note: the length byte {} is not this packet's whole length {}: the engine skips "
+          "by the byte (to 0x{:x})\n",
+          ins.secondary_length, ins.secondary_expected, ins.secondary_skip);
+    }
   }
   return out;
 }

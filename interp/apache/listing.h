@@ -19,6 +19,13 @@ struct ProgramWalk {
   std::map<uint32_t, std::string> labels;        // branch targets -> "L<offset>"
   std::map<uint8_t, uint64_t> opcode_counts;
   std::map<uint8_t, uint64_t> packet_counts;  // by packet type
+  // Secondary packets (AP-21): how many, how many length bytes fit each reading, and the face2
+  // instructions whose byte disagrees with the seed's reading (the walk does not follow where
+  // such a byte would skip to; a run does, and reports it).
+  uint64_t secondary_packets = 0;
+  uint64_t secondary_whole = 0;   // byte = the whole packet, itself included (the seed)
+  uint64_t secondary_packet = 0;  // byte = the packet from its type byte on
+  std::vector<uint32_t> secondary_mismatches;
 };
 
 // InputError on any malformed instruction reached.

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "interp/apache/assumptions.h"
 #include "interp/apache/program_reader.h"
 
 namespace shapevm::apache {
@@ -53,6 +52,14 @@ constexpr std::array<OpcodeInfo, kOpcodeCount> kOpcodes{{
 
 }  // namespace
 
+const char* secondary_length_name(SecondaryLength reading) {
+  return reading == SecondaryLength::kWhole ? "whole" : "packet";
+}
+
+uint32_t expected_secondary_length(uint32_t packet_size, SecondaryLength reading) {
+  return packet_size + (reading == SecondaryLength::kWhole ? 1u : 0u);
+}
+
 const OpcodeInfo* opcode_info(uint8_t op) {
   return op < kOpcodeCount ? &kOpcodes[op] : nullptr;
 }
@@ -64,7 +71,7 @@ const OpcodeInfo* opcode_by_name(std::string_view name) {
 }
 
 void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const std::string& source,
-                        Instruction& out) {
+                        Instruction& out, SecondaryLength reading) {
   const ProgramReader r(bytes, source);
   const uint8_t op = r.u8(offset, "a drawing opcode");
   const OpcodeInfo* info = opcode_info(op);
@@ -75,6 +82,7 @@ void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const s
   out.branches.clear();
   out.has_continuation = false;
   out.polygon = {};
+  out.secondary_mismatch = false;
   uint32_t at = offset + 1;
   auto displacement = [&](const char* role) {
     // Messages are formatted only on failure: this is the interpreter's hot path.
@@ -100,13 +108,11 @@ void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const s
       case K::kSecondaryPacket: {
         out.secondary_length = r.u8(at, "a secondary packet's length byte");
         decode_packet(bytes, at + 1, source, out.packet);
-        const uint32_t expected =
-            out.packet.size + (assumed::kSecondaryLengthIncludesItself ? 1u : 0u);
-        if (out.secondary_length != expected) {
-          r.fail(at, fmt::format("expected the secondary packet's length byte to be {} (its {} "
-                                 "packet), found {}",
-                                 expected, out.packet.type->name, out.secondary_length));
-        }
+        out.secondary_expected = expected_secondary_length(out.packet.size, reading);
+        out.secondary_mismatch = out.secondary_length != out.secondary_expected;
+        // Where the byte leads: it counts from itself (whole) or from the type byte after it.
+        out.secondary_skip =
+            at + out.secondary_length + (reading == SecondaryLength::kWhole ? 0u : 1u);
         at += 1 + out.packet.size;
         break;
       }

@@ -26,6 +26,17 @@ enum class Opcode : uint8_t {
 };
 inline constexpr uint8_t kOpcodeCount = 8;
 
+// How a secondary packet's length byte is read (AP-21). The seed: the byte gives the complete
+// packet length, so it counts itself (kWhole). The alternative this project used to assume, the
+// packet from its type byte on without the length byte (kAfterItself), stays selectable
+// (`--set secondary_length=packet`). The engine only skips by the byte: a byte that disagrees
+// with the packet's own size is a diagnostic, never a decoding error.
+enum class SecondaryLength : uint8_t { kWhole, kAfterItself };
+inline constexpr SecondaryLength kSeedSecondaryLength = SecondaryLength::kWhole;
+const char* secondary_length_name(SecondaryLength reading);  // "whole", "packet"
+// The length byte a secondary packet of `packet_size` bytes (type byte onward) has in `reading`.
+uint32_t expected_secondary_length(uint32_t packet_size, SecondaryLength reading);
+
 enum class OperandKind : uint8_t {
   kPacket,           // a primary packet
   kSecondaryPacket,  // length byte, then a packet
@@ -61,7 +72,10 @@ struct Instruction {
   uint8_t op = 0;
   const OpcodeInfo* info = nullptr;
   Packet packet;                     // face, face2
-  uint8_t secondary_length = 0;      // face2
+  uint8_t secondary_length = 0;      // face2: the length byte as stored
+  uint32_t secondary_expected = 0;   // face2: the byte the reading expects for this packet
+  uint32_t secondary_skip = 0;       // face2: where a skipped packet resumes (by the byte)
+  bool secondary_mismatch = false;   // face2: the byte disagrees with the packet's size
   std::span<const uint8_t> polygon;  // winding: vertex indices
   uint32_t mask = 0;
   uint8_t shift = 0;
@@ -74,9 +88,10 @@ struct Instruction {
 };
 
 // Decodes the instruction at `offset` into `out` (reusing its storage). InputError for an opcode
-// byte >= 8, a truncated operand, a secondary length that disagrees with its packet, or a
-// branch target outside the file.
+// byte >= 8, a truncated operand or a branch target outside the file. A secondary length byte
+// that disagrees with its packet under `reading` is recorded (secondary_mismatch), not an error:
+// `size` then still covers the packet as decoded and `secondary_skip` is where the byte leads.
 void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const std::string& source,
-                        Instruction& out);
+                        Instruction& out, SecondaryLength reading = kSeedSecondaryLength);
 
 }  // namespace shapevm::apache

@@ -62,6 +62,19 @@ void apply_set(RunState& s, const std::string& assignment) {
     s.shadows = parse_integer(value, assignment) != 0;
   } else if (name == "gouraud") {
     s.gouraud = parse_integer(value, assignment) != 0;
+  } else if (name == "cull_primaries") {
+    s.cull_primaries = parse_integer(value, assignment) != 0;
+  } else if (name == "secondary_length") {
+    if (value == "whole") {
+      s.secondary_length = SecondaryLength::kWhole;
+    } else if (value == "packet") {
+      s.secondary_length = SecondaryLength::kAfterItself;
+    } else {
+      throw InputError("--set " + assignment,
+                       "expected secondary_length=whole (the byte counts the whole packet, "
+                       "itself included: the seed) or secondary_length=packet (from the type "
+                       "byte on)");
+    }
   } else if (name == "ground") {
     s.ground = parse_i32(value, assignment);
   } else if (name == "cloud") {
@@ -75,8 +88,8 @@ void apply_set(RunState& s, const std::string& assignment) {
   } else {
     throw InputError(
         "--set " + assignment,
-        "unknown Apache state name (anim, lod, light, shadows, gouraud, ground, cloud, "
-        "receiver, receiver_heading, slotN)");
+        "unknown Apache state name (anim, lod, light, shadows, gouraud, cull_primaries, "
+        "secondary_length, ground, cloud, receiver, receiver_heading, slotN)");
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "interp/apache/assumptions.h"
 #include "interp/apache/camera.h"
+#include "interp/apache/opcodes.h"
 
 namespace shapevm::apache {
 
@@ -26,7 +27,14 @@ struct RunState {
   std::optional<int32_t> cloud;      // cloud layer height: the plane when the model is above it
   std::optional<uint32_t> receiver;  // a record with property bit 1 under the model (deck)
   int receiver_heading = 0;          // its rotation about y, degrees
-  bool gouraud = true;               // false: Gouraud faces use their face normal
+  // false: Gouraud faces use their face normal, and only the normal list's second count of
+  // entries (the subset kept without Gouraud shading) is there to index (AP-24).
+  bool gouraud = true;
+  // Whether primary polygons whose winding is negative are culled (op 0). The seed says op 0
+  // draws its face and updates the winding result, so the default draws them (assumptions.h).
+  bool cull_primaries = assumed::kDefaultCullPrimaries;
+  // How a secondary packet's length byte is read (AP-21; the seed: the whole packet).
+  SecondaryLength secondary_length = kSeedSecondaryLength;
   // Gameplay-filled attachment slots (model ID 0): record index -> model record to draw there.
   std::map<uint32_t, uint32_t> slots;
   // The frame the winding test projects into (the renderer must use the same).
@@ -36,7 +44,8 @@ struct RunState {
 };
 
 // NAME=VALUE: anim, lod, light=x,y,z, shadows=0|1, ground, cloud, receiver, receiver_heading,
-// gouraud=0|1, slotN=RECORD. InputError naming the argument otherwise.
+// gouraud=0|1, cull_primaries=0|1, secondary_length=whole|packet, slotN=RECORD. InputError naming
+// the argument otherwise.
 void apply_set(RunState& state, const std::string& assignment);
 
 }  // namespace shapevm::apache

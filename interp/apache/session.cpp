@@ -154,6 +154,8 @@ nlohmann::json state_json(const RunState& s) {
       {"anim", s.anim},       {"camera", {s.camera.distance, s.camera.heading, s.camera.pitch}},
       {"light", s.light},     {"shadows", s.shadows},
       {"gouraud", s.gouraud}, {"size", {s.width, s.height}}};
+  j["cull_primaries"] = s.cull_primaries;
+  j["secondary_length"] = secondary_length_name(s.secondary_length);
   if (s.lod) j["lod"] = *s.lod;
   if (s.ground) j["ground"] = *s.ground;
   if (s.cloud) j["cloud"] = *s.cloud;
@@ -167,6 +169,16 @@ nlohmann::json state_json(const RunState& s) {
 }
 
 namespace {
+
+// AP-21: how the record's secondary length bytes read. The seed's reading counts the whole packet
+// with the byte; a byte that fits neither reading, or only the other one, is listed (the engine
+// skips by the byte, so a run goes where it says).
+nlohmann::json secondary_json(const ProgramWalk& walk) {
+  return {{"count", walk.secondary_packets},
+          {"whole_packet_lengths", walk.secondary_whole},
+          {"type_on_lengths", walk.secondary_packet},
+          {"mismatches", walk.secondary_mismatches}};
+}
 
 nlohmann::json record_json(const Archive& archive, const ModelRecord& rec) {
   const ModelHeader& h = rec.header;
@@ -222,7 +234,8 @@ nlohmann::json record_json(const Archive& archive, const ModelRecord& rec) {
           {"instances", instances.size()},
           {"instructions", walk.instructions.size()},
           {"opcodes", ops},
-          {"packets", packets}};
+          {"packets", packets},
+          {"secondary_packets", secondary_json(walk)}};
 }
 
 }  // namespace
@@ -305,6 +318,20 @@ std::string Session::info_text() const {
       j["attachments"].get<size_t>(), j["gameplay_slots"].get<int>(), j["instances"].get<size_t>());
   out += fmt::format("  {} instructions: {}\n  packets: {}\n", j["instructions"].get<size_t>(),
                      j["opcodes"].dump(), j["packets"].dump());
+  const auto& secondary = j["secondary_packets"];
+  if (secondary["count"].get<uint64_t>() > 0) {
+    out += fmt::format(
+        "  secondary packets: {}; length bytes counting the whole packet (the seed) {}, counting "
+        "from the type byte {}\n",
+        secondary["count"].get<uint64_t>(), secondary["whole_packet_lengths"].get<uint64_t>(),
+        secondary["type_on_lengths"].get<uint64_t>());
+  }
+  for (const auto& offset : secondary["mismatches"]) {
+    out += fmt::format(
+        "  note: the secondary packet at 0x{:x} has a length byte that is not its whole length; "
+        "the engine skips by the byte (disasm shows both)\n",
+        offset.get<uint32_t>());
+  }
   return out;
 }
 

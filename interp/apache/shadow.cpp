@@ -11,6 +11,11 @@ ShadowStyle shadow_style(const PacketType& type) {
   return ShadowStyle::kFineMesh;
 }
 
+std::optional<uint32_t> shadow_geometry_record(uint32_t record) {
+  if (record == 0x4ba || record == 0x4bb) return kSharedShadowGeometry;
+  return std::nullopt;
+}
+
 std::optional<std::array<int64_t, 3>> project_onto_plane(const std::array<int64_t, 3>& point,
                                                          const std::array<int32_t, 3>& sun,
                                                          int64_t plane_y) {

@@ -23,6 +23,12 @@ std::optional<std::array<int64_t, 3>> project_onto_plane(const std::array<int64_
                                                          const std::array<int32_t, 3>& sun,
                                                          int64_t plane_y);
 
+// Models 0x4ba and 0x4bb cast their shadow with model 0x40a's geometry (its face program and
+// attachments); the seed names these three in the reference archive. Model IDs are record indices
+// (assumptions.h). nullopt for every other record.
+inline constexpr uint32_t kSharedShadowGeometry = 0x40a;
+std::optional<uint32_t> shadow_geometry_record(uint32_t record);
+
 // The receiver rule: when `receiver` has property bit 1 and (x, z) lies inside its X/Z bounds
 // rotated by `heading` degrees about y, the plane is raised to its height (header 0x28).
 std::optional<int32_t> receiver_plane(const ModelHeader& receiver, int heading, int64_t x,

@@ -501,3 +501,67 @@ TEST_CASE("apache engine: assembler text opens as its archive") {
   CHECK_FALSE(several->runnable());
   CHECK_THROWS_AS(engine().open_text("model 0 x\n", "bad.apa", std::nullopt, {}), InputError);
 }
+
+TEST_CASE("AP-10 AP-21 the cull_primaries and secondary_length knobs are declared and validated") {
+  const auto knobs = engine().knobs();
+  auto find = [&](const std::string& name) {
+    return std::find_if(knobs.begin(), knobs.end(),
+                        [&](const Knob& k) { return k.name == name && !k.option; });
+  };
+  REQUIRE(find("cull_primaries") != knobs.end());
+  CHECK(find("cull_primaries")->type == KnobType::kFlag);
+  CHECK(find("cull_primaries")->default_value == 0);  // the seed's op 0 draws its face
+  REQUIRE(find("secondary_length") != knobs.end());
+  const auto program = open_vehicle();
+  CHECK_NOTHROW(validate_state(
+      *program, request_with({"cull_primaries=1", "secondary_length=packet", "gouraud=0"})));
+  const auto j = program->state_json(request_with({"cull_primaries=1", "secondary_length=packet"}));
+  CHECK(j["cull_primaries"] == true);
+  CHECK(j["secondary_length"] == "packet");
+  const auto d = program->state_json(request_with({}));
+  CHECK(d["cull_primaries"] == false);
+  CHECK(d["secondary_length"] == "whole");
+  NullSink sink;
+  try {
+    program->run(request_with({"secondary_length=self"}), sink);
+    FAIL("secondary_length=self was taken");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("secondary_length=whole") != std::string::npos);
+  }
+}
+
+TEST_CASE("AP-21 info counts the length bytes under both readings and notes mismatches") {
+  // Three secondary packets of a 3-vertex polygon (6 bytes from the type byte, 7 with the byte):
+  // the assembler's whole length, the other reading's 6, and a 9 that fits neither.
+  const std::string text = "model 0 a\n" + box_vertices() + R"(program
+  face polygon colour=1 : 3 2 1 0
+  face2 polygon colour=2 : 3 2 1
+  face2 polygon colour=3 length=6 : 3 2 1
+  face2 polygon colour=4 length=9 : 3 2 1
+  ret
+end
+)";
+  const auto program = engine().open_text(text, "a.apa", std::nullopt, {});
+  const auto j = program->info_json()["secondary_packets"];
+  CHECK(j["count"] == 3);
+  CHECK(j["whole_packet_lengths"] == 1);
+  CHECK(j["type_on_lengths"] == 1);
+  REQUIRE(j["mismatches"].size() == 2);
+  // The mismatch is a note, not an error: info and a run go ahead.
+  CHECK(program->static_errors().empty());
+  const std::string info = program->info_text();
+  CHECK(info.find("secondary packets: 3; length bytes counting the whole packet (the seed) 1, "
+                  "counting from the type byte 1") != std::string::npos);
+  CHECK(info.find(fmt::format("note: the secondary packet at 0x{:x} has a length byte",
+                              j["mismatches"][0].get<uint32_t>())) != std::string::npos);
+  // The listing writes such bytes out, so it assembles to the same archive.
+  const std::string listing = program->listing_text();
+  CHECK(listing.find("face2 polygon colour=3 length=6 : 3 2 1") != std::string::npos);
+  CHECK(listing.find("face2 polygon colour=2 : 3 2 1") != std::string::npos);
+  CHECK(listing.find("; note: the length byte 9 is not this packet's whole length 7") !=
+        std::string::npos);
+  const auto original = apache::assemble_apache(text, "a.apa");
+  const auto again = apache::assemble_apache(
+      "model 0 a\n" + box_vertices() + "program\n" + listing + "end\n", "b.apa");
+  CHECK(again.archive == original.archive);
+}

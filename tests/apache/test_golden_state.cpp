@@ -3,6 +3,8 @@
 // change the frame, so a golden case cannot pass by drawing the default twice.
 #include <doctest/doctest.h>
 
+#include "core/file_io.h"
+#include "tests/apache/apache_fixture.h"
 #include "tests/support/program_helpers.h"
 
 using namespace shapevm;
@@ -24,4 +26,34 @@ TEST_CASE("golden frames: Apache state changes the frame (view side, animation, 
   const auto tank = render("vehicle.apa:tank", {});
   CHECK(tank != render("vehicle.apa:tank", {}, {"anim=0x23", "slot1=2"}));
   CHECK(tank != render("vehicle.apa:tank", {{"lod", "1"}}));
+}
+
+TEST_CASE("AP-34 the vehicle example's LOD cases, worked by hand from its header") {
+  // vehicle.apa's record 0 ("tank", lod 30000 next 3). Its vertices span x -64..64, y 0..90,
+  // z -100..100 stored units, x16: bounds -1024..1024, 0..1440, -1600..1600; the widest
+  // horizontal vertex is (60, -100) -> (960, -1600), radius ceil(sqrt(3481600)) = 1866. The
+  // default camera stands 3 x max(1866, isqrt(2048^2 + 1440^2 + 3200^2) / 2 = 4062 / 2 = 2031)
+  // = 6093 away: below the threshold, so the default frame draws the tank itself.
+  const std::vector<uint8_t> text = read_file(SHAPEVM_SOURCE_DIR "/examples/apache/vehicle.apa");
+  testing::ApacheFixture f(std::string(text.begin(), text.end()));
+  const apache::ModelRecord& tank = *f.archive.record(0);
+  CHECK(tank.header.lod_distance == 30000);
+  CHECK(tank.header.next_record == 3);
+  CHECK(tank.header.radius == 1866);
+  CHECK(tank.header.bounds == std::array<int32_t, 6>{-1024, 1024, 0, 1440, -1600, 1600});
+  apache::Interpreter interp(f.archive, f.tables, nullptr);
+  apache::RunState s;
+  CHECK(interp.camera_distance(tank, s) == 6093);
+  auto drawn = [&](const apache::RunState& state) {
+    testing::ApacheSink sink;
+    return interp.run(0, state, sink).record;
+  };
+  CHECK(drawn(s) == 0);
+  s.camera.distance = 30000;  // not beyond the threshold
+  CHECK(drawn(s) == 0);
+  s.camera.distance = 30001;
+  CHECK(drawn(s) == 3);
+  apache::RunState lod1;  // the golden case apache_vehicle_lod1: --lod 1 at the default camera
+  lod1.lod = 1;
+  CHECK(drawn(lod1) == 3);
 }

@@ -7,6 +7,7 @@
 
 #include "interp/apache/branch_kinds.h"
 #include "interp/apache/interpreter.h"
+#include "interp/apache/winding.h"
 #include "tests/apache/apache_fixture.h"
 
 using namespace shapevm;
@@ -38,29 +39,110 @@ std::vector<int> colours(const ApacheSink& sink) {
 
 }  // namespace
 
-TEST_CASE("AP-10 AP-19 primary faces draw when their screen winding is nonnegative") {
+TEST_CASE("AP-10 op 0 draws every primary face and updates the winding result (cull_primaries=0)") {
+  ApacheFixture f(box_model(R"(
+  face polygon colour=10 : 3 2 1 0
+  face polygon colour=11 : 6 7 4 5
+  face2 polygon colour=21 : 3 2 1
+  face polygon colour=12 : 2 6 5 1
+  face2 polygon colour=22 : 3 2 1
+  face polygon colour=13 : 3 2 1 0
+  face2 polygon colour=23 : 3 2 1
+  ret
+)"));
+  apache::RunState s = front_view();
+  CHECK_FALSE(s.cull_primaries);  // the default follows the seed: op 0 draws its face
+  ApacheSink sink;
+  auto r = run_apache(f, 0, s, sink);
+  CHECK(r.clean);
+  // Every primary is drawn whichever way it winds; each one's winding still decides the face2
+  // after it: the back (11) and right (12) faces wind away from this view, the front (13) not.
+  CHECK(colours(sink) == std::vector<int>{10, 11, 12, 13, 23});
+}
+
+TEST_CASE("AP-10 with --set cull_primaries=1 primary polygons winding away are not drawn") {
   ApacheFixture f(box_model(R"(
   face polygon colour=10 : 3 2 1 0
   face polygon colour=11 : 6 7 4 5
   face polygon colour=12 : 2 6 5 1
+  face polyline colour=14 : 6 7
   ret
 )"));
+  apache::RunState s = front_view();
+  apache::apply_set(s, "cull_primaries=1");
+  REQUIRE(s.cull_primaries);
   ApacheSink sink;
-  auto r = run_apache(f, 0, front_view(), sink);
+  auto r = run_apache(f, 0, s, sink);
   CHECK(r.clean);
-  CHECK(colours(sink) == std::vector<int>{10});
+  CHECK(colours(sink) == std::vector<int>{10, 14});  // lines are never culled
   // Seen from behind (heading 180) the back face is the one drawn.
-  apache::RunState behind = front_view();
+  apache::RunState behind = s;
   behind.camera.heading = 180;
   ApacheSink back;
   run_apache(f, 0, behind, back);
-  CHECK(colours(back) == std::vector<int>{11});
+  CHECK(colours(back) == std::vector<int>{11, 14});
   // From the +x side only the right face.
-  apache::RunState right = front_view();
+  apache::RunState right = s;
   right.camera.heading = 270;
   ApacheSink side;
   run_apache(f, 0, right, side);
-  CHECK(colours(side) == std::vector<int>{12});
+  CHECK(colours(side) == std::vector<int>{12, 14});
+  apache::apply_set(s, "cull_primaries=0");
+  CHECK_FALSE(s.cull_primaries);
+}
+
+TEST_CASE("AP-19 the winding is the signed high word of a 32-bit cross product of three points") {
+  using apache::screen_winding;
+  // (x1-x0)(y2-y0) - (y1-y0)(x2-x0), worked by hand; y is down, so clockwise is positive.
+  CHECK(screen_winding({0, 0}, {10, 0}, {0, 10}) == 0);       // +100: high word 0x0000
+  CHECK(screen_winding({0, 0}, {0, 10}, {10, 0}) == -1);      // -100 = 0xFFFFFF9C: 0xFFFF
+  CHECK(screen_winding({0, 0}, {1000, 0}, {0, 1000}) == 15);  // 1,000,000 = 0x000F4240
+  CHECK(screen_winding({5, 7}, {5, 7}, {9, 9}) == 0);         // degenerate: 0
+  // Beyond 32 bits the product wraps, so the high word's sign is not the full value's:
+  // 46341^2 = 2,147,488,281 = 0x80001219 (positive in 64 bits), high word 0x8000 = -32768.
+  CHECK(screen_winding({0, 0}, {46341, 0}, {0, 46341}) == -32768);
+  // 60000^2 = 3,600,000,000 = 0xD693A400: high word 0xD693 = -10605 though the area is positive.
+  CHECK(screen_winding({-30000, -30000}, {30000, -30000}, {-30000, 30000}) == -10605);
+  // The mirror image: -3,600,000,000 wraps to 0x296C5C00, high word 0x296C = +10604.
+  CHECK(screen_winding({-30000, -30000}, {-30000, 30000}, {30000, -30000}) == 10604);
+}
+
+TEST_CASE("AP-19 only the first three vertices decide, not the whole polygon") {
+  // Vertex 8 is a notch in the top edge of the front wall: 3 8 2 1 0 is a concave polygon that
+  // winds clockwise on screen as a whole (it faces this view) but turns counter-clockwise at its
+  // first three vertices; 2 8 3 0 1 is its mirror: it faces away as a whole, and its first three
+  // turn clockwise.
+  ApacheFixture f(box_model(R"(
+  face polygon colour=10 : 3 8 2 1 0
+  face2 polygon colour=20 : 3 2 1
+  face polygon colour=11 : 2 8 3 0 1
+  face2 polygon colour=21 : 3 2 1
+  winding 3 8 2 1 0 front=a back=b continue=c
+a:
+  ret
+b:
+  ret
+c:
+  winding 2 8 3 0 1 front=a back=b continue=d
+d:
+  ret
+)",
+                            "  vertex 0 50 -50\n"));
+  apache::RunState s = front_view();
+  ApacheSink sink;
+  auto r = run_apache(f, 0, s, sink);
+  CHECK(r.clean);
+  // 20 is skipped (the first three of 3 8 2 turn away); 21 is drawn (2 8 3 turns toward).
+  CHECK(colours(sink) == std::vector<int>{10, 11, 21});
+  REQUIRE(sink.branches.size() == 2);
+  CHECK(sink.branches[0].value < 0);
+  CHECK(sink.branches[1].value >= 0);
+  // With culling the same rule decides: the polygon that faces the viewer is culled.
+  apache::RunState culled = s;
+  culled.cull_primaries = true;
+  ApacheSink c;
+  run_apache(f, 0, culled, c);
+  CHECK(colours(c) == std::vector<int>{11, 21});
 }
 
 TEST_CASE("AP-11 AP-21 secondary faces follow the preceding winding result") {
@@ -77,8 +159,71 @@ TEST_CASE("AP-11 AP-21 secondary faces follow the preceding winding result") {
   auto r = run_apache(f, 0, front_view(), sink);
   CHECK(r.clean);
   // 21 is skipped although its own polygon faces the viewer: the back face before it did not.
-  CHECK(colours(sink) == std::vector<int>{10, 20, 30, 22});
+  // The back face itself is drawn (op 0 draws its face whatever the winding, AP-10).
+  CHECK(colours(sink) == std::vector<int>{10, 20, 11, 30, 22});
   CHECK(r.ops == 7);
+}
+
+TEST_CASE("AP-21 a skipped secondary packet resumes where its length byte says") {
+  // The face2's polygon packet is 6 bytes from its type byte; with its length byte the whole
+  // secondary packet is 7, which is what the assembler writes. length=8 writes a byte one too
+  // large: skipping by it passes over the ret after the packet.
+  const std::string program = R"(
+  face polygon colour=FIRST : VERTS
+  face2 polygon colour=20 length=8 : 3 2 1
+  ret
+  face polygon colour=40 : 3 2 1 0
+  ret
+)";
+  auto with = [&](const std::string& first, const std::string& verts) {
+    std::string p = program;
+    p.replace(p.find("FIRST"), 5, first);
+    p.replace(p.find("VERTS"), 5, verts);
+    return ApacheFixture(box_model(p));
+  };
+  // The back face winds away: the face2 is skipped by its byte, landing on the colour-40 face.
+  const ApacheFixture away = with("11", "6 7 4 5");
+  ApacheSink skipped;
+  auto r = run_apache(away, 0, front_view(), skipped);
+  CHECK(r.clean);
+  CHECK(colours(skipped) == std::vector<int>{11, 40});
+  CHECK(
+      skipped.has_diagnostic("secondary packet length byte 8 is not its polygon packet's whole "
+                             "length 7 (secondary_length=whole): skipped by the byte"));
+  // The front face winds toward the viewer: the packet is drawn and read to its end (the ret).
+  const ApacheFixture toward = with("10", "3 2 1 0");
+  ApacheSink drawn;
+  r = run_apache(toward, 0, front_view(), drawn);
+  CHECK(r.clean);
+  CHECK(colours(drawn) == std::vector<int>{10, 20});
+  CHECK(drawn.has_diagnostic("drawn, resuming after its vertices"));
+
+  // Under the other reading (the byte counts from the type byte on) the same byte of 8 lands one
+  // further still, inside the colour-40 face: the run reports where, and stops there.
+  apache::RunState packet = front_view();
+  apache::apply_set(packet, "secondary_length=packet");
+  ApacheSink other;
+  r = run_apache(away, 0, packet, other);
+  CHECK_FALSE(r.clean);
+  CHECK(other.has_diagnostic("type-on length 6 (secondary_length=packet)"));
+  CHECK(colours(other) == std::vector<int>{11});
+  // A byte of 6 is exactly right for that reading: no diagnostic, the skip lands on the ret.
+  ApacheFixture exact(box_model(R"(
+  face polygon colour=11 : 6 7 4 5
+  face2 polygon colour=20 length=6 : 3 2 1
+  ret
+  face polygon colour=40 : 3 2 1 0
+  ret
+)"));
+  ApacheSink fits;
+  r = run_apache(exact, 0, packet, fits);
+  CHECK(r.clean);
+  CHECK(colours(fits) == std::vector<int>{11});
+  CHECK(fits.diagnostics.empty());
+  // ... and read by the seed's reading the same byte falls short, into the packet's vertices.
+  ApacheSink seed;
+  r = run_apache(exact, 0, front_view(), seed);
+  CHECK(seed.has_diagnostic("length byte 6 is not its polygon packet's whole length 7"));
 }
 
 TEST_CASE("AP-12 AP-18 a winding decision draws both branches in winding order then continues") {
@@ -244,6 +389,90 @@ TEST_CASE("AP-25 lighting: model-space light dot normal, clamped at zero, indexe
   // 45 degrees: dot = 127 * 89 -> row 15 * 11303 / 16129 = 10.
   CHECK(colour_with_light({0, 1, -1}) == f.tables.shade(10, 150));
   CHECK(f.tables.shade(0, 150) != 150);
+}
+
+TEST_CASE("AP-25 an attached instance turned 90 degrees about y takes the light in its own axes") {
+  // The child's face normal is (0, 0, -127) in the child; the attachment's rotation rows
+  // (0 0 1 / 0 1 0 / -1 0 0, Q31) turn it to world (-127, 0, 0). The light's model-space
+  // direction is the transpose of that rotation applied to the world light, worked by hand:
+  //   world (-1, 0, 0) -> unit (-127, 0, 0) -> model (0, 0, -127): dot 16129, row 15
+  //   world ( 0, 0,-1) -> unit (0, 0, -127) -> model (127, 0, 0): dot 0, row 0
+  //   world (-1, 1, 0) -> unit (-89, 89, 0) -> model (0, 88, -89) -> unit (0, 89, -90):
+  //                       dot 11430, row 15 * 11430 / 16129 = 10
+  //   world (-3, 0,-1) -> unit (-120, 0, -40) -> model (39, 0, -120): dot 15240, row 14
+  // Lighting the child with the world light unturned would give rows 0, 15, 0 and 4.
+  ApacheFixture f(R"(
+model 0 parent
+  vertex 0 0 0
+  attach 1 0 0 0 0 0 2147483647 0 2147483647 0 -2147483647 0 0
+program
+  attached 0
+  ret
+end
+model 1 child
+)" + box_vertices() +
+                  R"(  normal 0 0 -127
+program
+  face shadedpolygon colour=150 normal=0 : 3 2 1 0
+  ret
+end
+)");
+  auto colour_with_light = [&](std::array<int32_t, 3> light) {
+    apache::RunState s = front_view();
+    s.light = light;
+    ApacheSink sink;
+    auto r = run_apache(f, 0, s, sink);
+    CHECK(r.clean);
+    REQUIRE(sink.faces.size() == 1);
+    return sink.faces[0].color;
+  };
+  CHECK(colour_with_light({-1, 0, 0}) == f.tables.shade(15, 150));
+  CHECK(f.tables.shade(15, 150) == 150);
+  CHECK(colour_with_light({0, 0, -1}) == f.tables.shade(0, 150));
+  CHECK(colour_with_light({-1, 1, 0}) == f.tables.shade(10, 150));
+  CHECK(colour_with_light({-3, 0, -1}) == f.tables.shade(14, 150));
+  // The rows differ, so the colours tell them apart.
+  CHECK(f.tables.shade(14, 150) != f.tables.shade(4, 150));
+  CHECK(f.tables.shade(10, 150) != f.tables.shade(0, 150));
+}
+
+TEST_CASE("AP-24 AP-25 with gouraud=0 only the second count's normals are kept") {
+  // Three normals, of which the first two are the subset kept without Gouraud shading.
+  ApacheFixture f(R"(
+model 0 box
+)" + box_vertices() +
+                  R"(  normal 0 0 -127
+  normal 0 127 0
+  normal 0 0 -127
+  flatnormals 2
+program
+  face shadedpolygon colour=150 normal=0 : 3 2 1 0
+  face shadedpolygon colour=150 normal=2 : 3 2 1 0
+  face gouraud colour=150 normal=2 : 3/n2 2/n2 1/n2 0/n2
+  ret
+end
+)");
+  apache::RunState s = front_view();
+  s.light = {0, 1, 0};  // perpendicular to normals 0 and 2: row 0
+  ApacheSink on;
+  run_apache(f, 0, s, on);
+  REQUIRE(on.faces.size() == 3);
+  CHECK(on.faces[0].color == f.tables.shade(0, 150));
+  CHECK(on.faces[1].color == f.tables.shade(0, 150));  // normal 2 is in the full list
+  CHECK(on.faces[2].shade == std::vector<int32_t>{0, 0, 0, 0});
+  CHECK_FALSE(on.has_diagnostic("beyond"));
+
+  apache::apply_set(s, "gouraud=0");
+  ApacheSink off;
+  auto r = run_apache(f, 0, s, off);
+  CHECK(r.clean);
+  REQUIRE(off.faces.size() == 3);
+  CHECK(off.faces[0].color == f.tables.shade(0, 150));  // inside the subset: lit as before
+  // Normal 2 is past the two kept without Gouraud: the authored colour at full intensity.
+  CHECK(off.faces[1].color == 150);
+  CHECK(off.faces[2].color == 150);
+  CHECK_FALSE(off.faces[2].shaded);
+  CHECK(off.has_diagnostic("normal index 2 is beyond the 2 normals kept without Gouraud"));
 }
 
 TEST_CASE("AP-25 Gouraud faces carry a row per vertex and use the face normal when disabled") {

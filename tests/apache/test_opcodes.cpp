@@ -88,15 +88,59 @@ end
   apache::Instruction ins;
   apache::decode_instruction(f.archive.bytes(), program, "t", ins);
   CHECK(ins.op == 1);
-  CHECK(ins.secondary_length == 5 + 3 * 3);
-  CHECK(ins.size == 2 + ins.secondary_length);
-  // Skipping by the length byte lands on the next opcode (ret).
-  CHECK(f.archive.bytes()[program + 2 + ins.secondary_length] == 7);
+  // The complete secondary packet: the length byte 1 + type, count, texture u16, colour (5) +
+  // 3 vertices x 3 bytes = 15, the byte itself included (the seed's reading).
+  CHECK(f.archive.bytes()[program + 1] == 15);
+  CHECK(ins.secondary_length == 15);
+  CHECK(ins.secondary_expected == 15);
+  CHECK_FALSE(ins.secondary_mismatch);
+  CHECK(ins.size == 1 + 15);
+  // Skipping by the length byte, counted from the byte itself, lands on the next opcode (ret).
+  CHECK(ins.secondary_skip == program + 1 + 15);
+  CHECK(f.archive.bytes()[ins.secondary_skip] == 7);
+
+  // The other reading (from the type byte on) expects 14 here: the same byte is a mismatch that
+  // is recorded, not an error, and its skip would land one byte past the ret.
+  apache::decode_instruction(f.archive.bytes(), program, "t", ins,
+                             apache::SecondaryLength::kAfterItself);
+  CHECK(ins.secondary_expected == 14);
+  CHECK(ins.secondary_mismatch);
+  CHECK(ins.secondary_skip == program + 2 + 15);
+  CHECK(ins.size == 1 + 15);  // the packet as decoded is the same either way
+
+  // A byte of 13 fits neither reading: decoding still succeeds and says so.
   std::vector<uint8_t> bytes = f.assembled.archive;
   bytes[program + 1] = 13;
-  CHECK_THROWS_WITH_AS(apache::decode_instruction(bytes, program, "t", ins),
-                       doctest::Contains("length byte to be 14 (its texture packet), found 13"),
-                       InputError);
+  apache::decode_instruction(bytes, program, "t", ins);
+  CHECK(ins.secondary_length == 13);
+  CHECK(ins.secondary_mismatch);
+  CHECK(ins.secondary_skip == program + 1 + 13);
+}
+
+TEST_CASE("AP-21 the assembler writes the whole length and length=N writes another byte") {
+  ApacheFixture f(R"(
+model 0 a
+  vertex 0 0 0
+  vertex 1 0 0
+  vertex 1 1 0
+program
+  face2 polygon colour=9 : 0 1 2
+  face2 polygon colour=9 length=6 : 0 1 2
+  ret
+end
+)");
+  const uint32_t program = f.archive.record(0)->header.sections[apache::kProgram];
+  const auto& b = f.archive.bytes();
+  // op, length, type 2, count 3, colour 9, indices 0 1 2: the packet is 6 bytes, 7 with its byte.
+  CHECK(std::vector<uint8_t>(b.begin() + program, b.begin() + program + 9) ==
+        std::vector<uint8_t>{1, 7, 2, 3, 9, 0, 1, 2, 1});
+  CHECK(b[program + 9] == 6);
+  CHECK_THROWS_WITH_AS(
+      apache::assemble_apache(
+          "model 0 a\n  vertex 0 0 0\nprogram\n  face2 polygon colour=1 length=300 : 0 0 0\n"
+          "  ret\nend\n",
+          "x.apa"),
+      doctest::Contains("300 is outside 0..255"), InputError);
 }
 
 TEST_CASE("AP-17 displacements are signed 16-bit relative to the byte after the displacement") {

@@ -73,8 +73,9 @@ TEST_CASE("AP-32 faces cast a fine black mesh, glass a medium mesh, points lines
     CHECK(face.shape == FaceShape::kPolygon);
   }
   const auto patterns = shadow_patterns(sink);
-  // Flattened faces wind one way or the other; the ones that face the viewer are drawn.
-  CHECK(std::count(patterns.begin(), patterns.end(), apache::assumed::kFineMesh) >= 1);
+  // Every polygon casts whichever way its flattened outline winds (primaries are not culled):
+  // the polygon and the texture a fine mesh, the glass a medium one.
+  CHECK(std::count(patterns.begin(), patterns.end(), apache::assumed::kFineMesh) == 2);
   CHECK(std::count(patterns.begin(), patterns.end(), apache::assumed::kMediumMesh) == 1);
   CHECK(patterns.size() == r.shadow_faces);
   CHECK(apache::shadow_style(*apache::packet_type(0)) == apache::ShadowStyle::kNone);
@@ -160,4 +161,70 @@ TEST_CASE(
   };
   CHECK(views(on_deck) == views(at_300));
   CHECK(views(on_deck) != views(sea));
+}
+
+namespace {
+
+// Records 0x40a (1034), 0x4ba (1210) and 0x4bb (1211), each with its own face program: 0x40a
+// draws one polygon, the others two polygons and a glass face. `with_shared` leaves 0x40a out.
+std::string shared_shadow_archive(bool with_shared) {
+  std::string text = "slots 1212\n";
+  if (with_shared) {
+    text += "model 1034 shadowgeo\n" + box_vertices() +
+            "program\nshared:\n  face polygon colour=5 : 3 2 1 0\n  ret\nend\n";
+  }
+  for (uint32_t record : {1209u, 1210u, 1211u}) {
+    text += "model " + std::to_string(record) + " m" + std::to_string(record) +
+            "\n  properties 1\n" + box_vertices() +
+            "program\n  face polygon colour=10 : 3 2 1 0\n  face polygon colour=11 : 6 7 4 "
+            "5\n  face glass : 7 6 2 3\n  ret\nend\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("AP-31 models 0x4ba and 0x4bb cast their shadow with model 0x40a's geometry") {
+  ApacheFixture f(shared_shadow_archive(true));
+  apache::RunState s;
+  s.camera = {6000, 0, 60};
+  s.light = {0, 1, 0};
+  const uint32_t shared = f.label(0x40a, "shared");
+  for (uint32_t record : {0x4bau, 0x4bbu}) {
+    INFO("record " << record);
+    ApacheSink sink;
+    auto r = run_apache(f, record, s, sink);
+    CHECK(r.clean);
+    // One shadow face, from 0x40a's program; the model itself still draws its own three faces.
+    CHECK(r.shadow_faces == 1);
+    std::vector<uint32_t> shadow_offsets;
+    for (const auto& face : sink.faces)
+      if (face.shadow) shadow_offsets.push_back(face.offset);
+    CHECK(shadow_offsets == std::vector<uint32_t>{shared});
+    CHECK(sink.model_faces().size() == 3);
+    CHECK(sink.has_diagnostic("casts its shadow with record 0x40a's geometry"));
+  }
+  // Any other record casts with its own program: two polygons (fine) and the glass (medium).
+  ApacheSink own;
+  auto r = run_apache(f, 1209, s, own);
+  CHECK(r.shadow_faces == 3);
+  CHECK_FALSE(own.has_diagnostic("0x40a"));
+}
+
+TEST_CASE("AP-31 without model 0x40a in the archive, 0x4ba casts its own shadow and says so") {
+  ApacheFixture f(shared_shadow_archive(false));
+  apache::RunState s;
+  s.camera = {6000, 0, 60};
+  s.light = {0, 1, 0};
+  ApacheSink sink;
+  auto r = run_apache(f, 0x4ba, s, sink);
+  CHECK(r.clean);
+  CHECK(r.shadow_faces == 3);
+  CHECK(
+      sink.has_diagnostic("record 0x4ba takes its shadow geometry from record 0x40a, which this "
+                          "archive does not hold: its own geometry casts the shadow"));
+  CHECK(apache::shadow_geometry_record(0x4ba) == std::optional<uint32_t>(0x40a));
+  CHECK(apache::shadow_geometry_record(0x4bb) == std::optional<uint32_t>(0x40a));
+  CHECK_FALSE(apache::shadow_geometry_record(0x4bc));
+  CHECK_FALSE(apache::shadow_geometry_record(0x40a));
 }

@@ -382,7 +382,7 @@ TEST_CASE("debugger: an Apache program steps, goes back, and reads its vertices"
   Debugger d(engine);
   d.restart();
   CHECK(d.current().tick == 0);
-  CHECK(d.current().mnemonic == "face");
+  CHECK(d.current().mnemonic == "winding");  // the tank places its weapon slot by a decision
   CHECK_FALSE(d.current().native);
   REQUIRE_FALSE(rows(d.current(), "vertices").empty());
   const auto v0 = harness::snapshot_value(d.current(), "vertices[0].x");
@@ -419,19 +419,22 @@ TEST_CASE("debugger: Apache breakpoints on a mnemonic and on a face, and reverse
   d.remove(1);
   Breakpoint face;
   face.kind = BreakKind::kFace;
-  face.number = 6;
+  face.number = 8;
   d.add_breakpoint(face);
   d.restart();
   r = d.cont();
-  CHECK(r.reason.find("after face #6") != std::string::npos);
+  CHECK(r.reason.find("after face #8") != std::string::npos);
   const Snapshot after_face = d.current();
-  // The shadow pass draws first: face #6 is its seventh face, in the attached turret.
-  CHECK(harness::snapshot_value(after_face, "shadow_faces") == 7);
+  // The shadow pass draws first: face #8 is its ninth face, the first of the attached turret
+  // (depth 1), inside the turret's winding decisions.
+  CHECK(harness::snapshot_value(after_face, "shadow_faces") == 9);
   CHECK(after_face.faces == 0);
-  CHECK(after_face.depth == 1);
+  CHECK(after_face.depth == 3);
   // The attached turret runs one call deeper with its own vertices.
   d.add_breakpoint(mnemonic("attached"));
   d.restart();
+  d.cont();  // the weapon slot first: empty by default, it draws nothing
+  CHECK(d.current().mnemonic == "attached");
   d.cont();
   CHECK(d.current().mnemonic == "attached");
   d.step();
