@@ -412,6 +412,14 @@ TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite w
   CHECK(forced.exit_code == 0);
   CHECK(shapevm::read_file(dir / "gen" / "GEN00002.SH") != bytes);
 
+  // --stress writes the stress profile's shapes (the mix from before the corpus profile).
+  CliResult stress = run_cli("gen fa --count 2 --seed 7 --stress --force -o " + out);
+  CHECK(stress.exit_code == 0);
+  CHECK(shapevm::read_file(dir / "gen" / "GEN00002.SH") ==
+        fa::assemble_fa(fa::generate_fa_shape(7, 1, fa::GeneratorProfile::kStress), "x.fas").file);
+  // An engine without a stress profile does not take the flag.
+  CHECK(run_cli("gen apache --count 1 --stress -o " + out).exit_code == 2);
+
   CHECK(run_cli("gen fa --count 0 -o " + out).exit_code == 2);
   CHECK(run_cli("gen fa --count 3").exit_code == 2);
 }
