@@ -169,7 +169,11 @@ json DapServer::variables(int reference) const {
     out.push_back({{"name", name}, {"value", value}, {"variablesReference", 0}});
   };
   auto add_values = [&](const std::vector<DebugValue>& values) {
-    for (const auto& v : values) add(v.name, v.text.empty() ? fmt::format("{}", v.value) : v.text);
+    for (const auto& v : values) {
+      add(v.name, v.text.empty() ? fmt::format("{}", v.value) : v.text);
+      // Where the original program keeps it (DAP's memoryReference).
+      if (v.address) out.back()["memoryReference"] = fmt::format("0x{:X}", *v.address);
+    }
   };
   if (reference == kRegistersScope) {
     add_values(s.registers);

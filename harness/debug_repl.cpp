@@ -499,8 +499,10 @@ void DebugRepl::print_registers() {
 }
 
 void DebugRepl::print_globals() {
+  // Each global with its address in the original program, when the engine knows it.
   for (const auto& g : d_.current().globals)
-    out_ << fmt::format("{:<20} {}\n", g.name, value_text(g));
+    out_ << fmt::format("{:<20} {:<10} {}\n", g.name,
+                        g.address ? fmt::format("0x{:X}", *g.address) : "", value_text(g));
 }
 
 void DebugRepl::print_native() {

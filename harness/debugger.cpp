@@ -7,6 +7,8 @@
 #include <charconv>
 #include <regex>
 
+#include "interp/common/state.h"
+
 namespace shapevm::harness {
 
 namespace {
@@ -100,9 +102,11 @@ std::string Breakpoint::describe() const {
 }
 
 std::optional<int64_t> snapshot_value(const Snapshot& s, std::string_view name) {
+  // A value by name or, when `name` is an address (0x515EEE), by the address the engine gave it.
+  const auto address = parse_address_name(name);
   auto find = [&](const std::vector<DebugValue>& values) -> std::optional<int64_t> {
     for (const auto& v : values)
-      if (v.name == name) return v.value;
+      if (address ? v.address == address : v.name == name) return v.value;
     return std::nullopt;
   };
   if (auto v = find(s.registers)) return v;

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "interp/common/state.h"
 
 namespace shapevm::harness {
 
@@ -77,8 +79,13 @@ TraceEvent parse_plain(std::string_view line, size_t number, const std::string& 
   return e;
 }
 
+void read_start_globals(const nlohmann::json& start, size_t number, const std::string& source,
+                        std::vector<TraceGlobal>& out);
+
+// One JSON line: an event, or nullopt for "start" (whose state.globals go to `globals`).
 std::optional<TraceEvent> parse_json_line(std::string_view line, size_t number,
-                                          const std::string& source) {
+                                          const std::string& source,
+                                          std::vector<TraceGlobal>& globals) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);
@@ -90,11 +97,13 @@ std::optional<TraceEvent> parse_json_line(std::string_view line, size_t number,
                      fmt::format("line {}: expected a JSON object with a string \"ev\"", number));
   }
   const std::string ev = j["ev"].get<std::string>();
-  if (ev == "start") return std::nullopt;
+  if (ev == "start") {
+    read_start_globals(j, number, source, globals);
+    return std::nullopt;
+  }
   TraceEvent e;
   e.line = number;
   e.text = std::string(line);
-  e.json = j.dump();
   if (ev == "op") {
     if (!j.contains("off") || !j["off"].is_number_unsigned()) {
       throw InputError(
@@ -115,7 +124,175 @@ std::optional<TraceEvent> parse_json_line(std::string_view line, size_t number,
       if (j.contains(key) && j[key].is_string()) e.handler_names.push_back(lower(j[key]));
     }
   }
+  e.object = std::move(j);
   return e;
+}
+
+// A signed integer in decimal or 0x hex (a global's value in a plain trace).
+std::optional<int64_t> parse_value(std::string_view s) {
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) s.remove_prefix(1);
+  const auto v = parse_number(s);
+  if (!v || *v > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  return negative ? -static_cast<int64_t>(*v) : static_cast<int64_t>(*v);
+}
+
+// `NAME=VALUE` in a plain trace: a global's value at the start of the run.
+TraceGlobal parse_plain_global(std::string_view line, size_t number, const std::string& source) {
+  const size_t eq = line.find('=');
+  const std::string_view name = trim(line.substr(0, eq));
+  const std::string_view text = trim(line.substr(eq + 1));
+  const auto value = parse_value(text);
+  if (name.empty() || name.find_first_of(" \t") != std::string_view::npos || !value) {
+    throw InputError(source, fmt::format("line {}: expected \"GLOBAL=VALUE\" (a name or an "
+                                         "address like 0x515EEE, an integer), got \"{}\"",
+                                         number, line));
+  }
+  TraceGlobal g;
+  g.name = std::string(name);
+  g.address = parse_address_name(name);
+  g.value = *value;
+  g.line = number;
+  return g;
+}
+
+// A start line's state.globals: {"NAME": {"addr": "0x..", "value": V}} or {"0x515EEE": V}.
+void read_start_globals(const nlohmann::json& start, size_t number, const std::string& source,
+                        std::vector<TraceGlobal>& out) {
+  if (!start.contains("state") || !start["state"].is_object()) return;
+  const nlohmann::json& state = start["state"];
+  if (!state.contains("globals")) return;
+  if (!state["globals"].is_object())
+    throw InputError(source, fmt::format("line {}: \"state.globals\" must be an object", number));
+  for (const auto& [name, v] : state["globals"].items()) {
+    TraceGlobal g;
+    g.name = name;
+    g.address = parse_address_name(name);
+    g.line = number;
+    const nlohmann::json* value = &v;
+    if (v.is_object()) {
+      if (v.contains("addr")) {
+        const auto addr =
+            v["addr"].is_string() ? parse_address_name(v["addr"].get<std::string>()) : std::nullopt;
+        if (!addr)
+          throw InputError(source, fmt::format("line {}: state.globals.{}.addr must be an "
+                                               "address string like \"0x515EEE\"",
+                                               number, name));
+        g.address = addr;
+      }
+      value = v.contains("value") ? &v["value"] : nullptr;
+    }
+    if (!value || !value->is_number_integer())
+      throw InputError(source, fmt::format("line {}: state.globals.{} must be an integer or "
+                                           "{{\"addr\": .., \"value\": integer}}",
+                                           number, name));
+    g.value = value->get<int64_t>();
+    out.push_back(std::move(g));
+  }
+}
+
+// Which global name goes with which address, learned from the traces themselves (our traces
+// write both), so either side may name a global either way.
+class GlobalNames {
+ public:
+  void learn(const std::string& name, uint64_t address) {
+    if (parse_address_name(name)) return;  // an address is not a name
+    by_address_.emplace(address, name);
+    by_name_.emplace(name, address);
+  }
+  void learn(const Trace& t) {
+    for (const auto& g : t.globals)
+      if (g.address) learn(g.name, *g.address);
+    for (const auto& e : t.events) learn_from(e.object);
+  }
+  // The name for an address of a known global; anything else unchanged.
+  std::string canonical(const std::string& text) const {
+    if (const auto a = parse_address_name(text))
+      if (auto it = by_address_.find(*a); it != by_address_.end()) return it->second;
+    return text;
+  }
+  // The address of a known global's name.
+  std::optional<uint64_t> address_of(const std::string& name) const {
+    if (auto it = by_name_.find(name); it != by_name_.end()) return it->second;
+    return std::nullopt;
+  }
+  // "_detail (0x515EEE)" for a known global (by name or address), the text otherwise.
+  std::string describe(const std::string& text) const {
+    const std::string name = canonical(text);
+    if (const auto address = address_of(name)) return fmt::format("{} (0x{:X})", name, *address);
+    return text;
+  }
+
+ private:
+  void learn_from(const nlohmann::json& j) {
+    if (!j.is_object()) return;
+    if (j.contains("global") && j["global"].is_string() && j.contains("addr") &&
+        j["addr"].is_string())
+      if (const auto a = parse_address_name(j["addr"].get<std::string>()))
+        learn(j["global"].get<std::string>(), *a);
+  }
+  std::map<uint64_t, std::string> by_address_;
+  std::map<std::string, uint64_t> by_name_;
+};
+
+// An event in canonical form: every global named by its name (an address string of a known
+// global becomes the name, in keys and values alike), and an "addr" that only repeats the
+// address of the "global" beside it dropped. What remains differs only where the runs did.
+nlohmann::json canonical(const nlohmann::json& j, const GlobalNames& names) {
+  if (j.is_string()) return names.canonical(j.get<std::string>());
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& v : j) out.push_back(canonical(v, names));
+    return out;
+  }
+  if (!j.is_object()) return j;
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, v] : j.items()) out[names.canonical(key)] = canonical(v, names);
+  if (out.contains("global") && out.contains("addr") && out["addr"] == out["global"])
+    out.erase("addr");
+  return out;
+}
+
+// A value for a report; a global's name with its address: "_detail" (0x515EEE).
+std::string shown(const nlohmann::json& v, const GlobalNames& names) {
+  if (v.is_string())
+    if (const auto address = names.address_of(v.get<std::string>()))
+      return fmt::format("{} (0x{:X})", v.dump(), *address);
+  return v.dump();
+}
+
+// The first field that differs between two canonical events, with both values: "taken": false vs
+// true. "ev" and "off" are looked at first, then the other fields in name order; nested objects
+// and arrays give a path ("indices[2]"). Empty when they are equal.
+std::string field_difference(const nlohmann::json& a, const nlohmann::json& b,
+                             const std::string& path, const GlobalNames& names) {
+  if (a == b) return {};
+  const auto at = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  if (a.is_object() && b.is_object()) {
+    std::vector<std::string> keys;
+    for (const char* first : {"ev", "off"})
+      if (a.contains(first) || b.contains(first)) keys.emplace_back(first);
+    const auto first_sorted = static_cast<std::ptrdiff_t>(keys.size());
+    for (const auto& side : {&a, &b})
+      for (const auto& [key, v] : side->items())
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    std::sort(keys.begin() + first_sorted, keys.end());
+    for (const auto& key : keys) {
+      if (!b.contains(key))
+        return fmt::format("\"{}\" only in ours ({})", at(key), shown(a[key], names));
+      if (!a.contains(key))
+        return fmt::format("\"{}\" only in theirs ({})", at(key), shown(b[key], names));
+      if (auto d = field_difference(a[key], b[key], at(key), names); !d.empty()) return d;
+    }
+    return {};
+  }
+  if (a.is_array() && b.is_array()) {
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+      if (auto d = field_difference(a[i], b[i], fmt::format("{}[{}]", path, i), names); !d.empty())
+        return d;
+    return fmt::format("\"{}\": {} vs {} elements", path, a.size(), b.size());
+  }
+  return fmt::format("\"{}\": {} vs {}", path, shown(a, names), shown(b, names));
 }
 
 // Empty when the two op events agree; otherwise what differs.
@@ -176,13 +353,25 @@ Trace parse_trace(std::string_view text, const std::string& source) {
       const size_t hash = content.find('#');
       if (hash != std::string_view::npos) content = trim(content.substr(0, hash));
       if (content.empty()) continue;
+      if (content.find('=') != std::string_view::npos) {
+        // The state the original ran in comes before what it did.
+        if (!t.events.empty())
+          throw InputError(source, fmt::format("line {}: a global's value (GLOBAL=VALUE) after "
+                                               "the first \"offset handler\" line; give the "
+                                               "start state first",
+                                               number));
+        t.globals.push_back(parse_plain_global(content, number, source));
+        continue;
+      }
       t.events.push_back(parse_plain(content, number, source));
     } else {
       if (content.empty()) continue;
-      if (auto e = parse_json_line(content, number, source)) t.events.push_back(std::move(*e));
+      if (auto e = parse_json_line(content, number, source, t.globals))
+        t.events.push_back(std::move(*e));
     }
   }
-  if (!format_known) throw InputError(source, "the trace is empty (no events)");
+  if (!format_known || (t.events.empty() && t.globals.empty()))
+    throw InputError(source, "the trace is empty (no events)");
   return t;
 }
 
@@ -193,6 +382,27 @@ Trace read_trace(const std::filesystem::path& path) {
 }
 
 TraceDivergence diff_traces(const Trace& ours, const Trace& theirs, size_t context) {
+  GlobalNames names;
+  names.learn(ours);
+  names.learn(theirs);
+  TraceDivergence d;
+  std::string notes;
+  // The start state: every global both traces give, by name or by address.
+  for (const auto& g : theirs.globals) {
+    const std::string name = names.canonical(g.name);
+    const auto mine = std::find_if(ours.globals.begin(), ours.globals.end(),
+                                   [&](const auto& o) { return names.canonical(o.name) == name; });
+    if (mine == ours.globals.end()) {
+      if (ours.format == Trace::Format::kJsonLines && !ours.globals.empty())
+        notes += fmt::format("note: theirs gives {}={} (line {}), which ours does not trace\n",
+                             g.name, g.value, g.line);
+      continue;
+    }
+    if (mine->value != g.value)
+      d.state_differences.push_back(
+          fmt::format("{}: {} vs {}", names.describe(name), mine->value, g.value));
+  }
+
   const bool whole =
       ours.format == Trace::Format::kJsonLines && theirs.format == Trace::Format::kJsonLines;
   std::vector<const TraceEvent*> a, b;
@@ -201,15 +411,16 @@ TraceDivergence diff_traces(const Trace& ours, const Trace& theirs, size_t conte
   for (const auto& e : theirs.events)
     if (whole || e.is_op) b.push_back(&e);
 
-  TraceDivergence d;
   const size_t common = std::min(a.size(), b.size());
   std::string what;
   size_t i = 0;
   for (; i < common; ++i) {
     if (whole) {
-      if (a[i]->json != b[i]->json) {
+      const nlohmann::json x = canonical(a[i]->object, names);
+      const nlohmann::json y = canonical(b[i]->object, names);
+      if (x != y) {
         what = a[i]->is_op && b[i]->is_op ? op_difference(*a[i], *b[i]) : "";
-        if (what.empty()) what = "the events differ";
+        if (what.empty()) what = field_difference(x, y, "", names);
         break;
       }
     } else if (what = op_difference(*a[i], *b[i]); !what.empty()) {
@@ -217,8 +428,18 @@ TraceDivergence diff_traces(const Trace& ours, const Trace& theirs, size_t conte
     }
   }
   d.compared = i;
+  std::string state;
+  if (!d.state_differences.empty()) {
+    state = "the runs start in different states:\n";
+    for (const auto& s : d.state_differences) state += "  " + s + "\n";
+  }
   if (i == common && a.size() == b.size()) {
-    d.report = fmt::format("traces match: {} {}events\n", a.size(), whole ? "" : "opcode ");
+    d.diverged = !d.state_differences.empty();
+    d.index = i;
+    d.report =
+        state + notes +
+        fmt::format("{} {} {}events\n", d.diverged ? "events match:" : "traces match:", a.size(),
+                    whole ? "" : "opcode ");
     return d;
   }
   d.diverged = true;
@@ -227,7 +448,8 @@ TraceDivergence diff_traces(const Trace& ours, const Trace& theirs, size_t conte
     what = a.size() < b.size() ? fmt::format("ours ends after {} events, theirs goes on", a.size())
                                : fmt::format("theirs ends after {} events, ours goes on", b.size());
   }
-  d.report = fmt::format("first divergence at {}event {}: {}\n", whole ? "" : "opcode ", i, what);
+  d.report = state + notes +
+             fmt::format("first divergence at {}event {}: {}\n", whole ? "" : "opcode ", i, what);
   if (!whole && a.empty() && ours.format == Trace::Format::kJsonLines)
     d.report += "note: ours has no \"op\" events (traced with --no-ops?)\n";
   show(d.report, "ours", ours.source, a, i, context);

@@ -69,10 +69,17 @@ void TraceWriter::on_op(const OpEvent& e) {
 }
 
 void TraceWriter::on_branch(const BranchEvent& e) {
+  auto it = std::back_inserter(buf_);
   fmt::format_to(
-      std::back_inserter(buf_),
-      R"({{"ev":"branch","eng":"{}","off":{},"kind":"{}","taken":{},"to":{},"value":{},"limit":{}}})",
+      it,
+      R"({{"ev":"branch","eng":"{}","off":{},"kind":"{}","taken":{},"to":{},"value":{},"limit":{})",
       e.engine, e.offset, e.kind, e.taken, e.target, e.value, e.limit);
+  // The global the test read, by name and by its address in the original executable.
+  if (!e.global.empty()) {
+    fmt::format_to(it, R"(,"global":{})", json_quote(e.global));
+    if (e.global_address) fmt::format_to(it, R"(,"addr":"0x{:X}")", e.global_address);
+  }
+  buf_.push_back('}');
   line();
 }
 

@@ -25,6 +25,7 @@ void register_gen_command(CLI::App& app, CommandContext&) {
     std::string dir;
     bool force = false;
     bool text = false;
+    bool stress = false;
   };
   for (const Engine* engine : engines()) {
     if (engine->generate_help().empty()) continue;
@@ -43,13 +44,15 @@ void register_gen_command(CLI::App& app, CommandContext&) {
         ->required();
     sub->add_flag("--force", opts->force, "Overwrite existing files");
     sub->add_flag("--text", opts->text, "Also write the assembler text of what is generated");
+    if (const std::string stress = engine->generate_stress_help(); !stress.empty())
+      sub->add_flag("--stress", opts->stress, stress);
     sub->callback([opts, engine] {
       namespace fs = std::filesystem;
       const fs::path dir(opts->dir);
       std::error_code ec;
       if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw InputError(opts->dir, "the output path exists and is not a directory");
-      const GenerateRequest request{opts->count, opts->seed, opts->text};
+      const GenerateRequest request{opts->count, opts->seed, opts->text, opts->stress};
       // Refuse before writing anything, so a clash never leaves half a run behind.
       if (!opts->force) {
         for (const std::string& name : engine->generated_names(request))

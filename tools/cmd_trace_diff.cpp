@@ -18,9 +18,13 @@ void register_trace_diff_command(CLI::App& app, CommandContext& ctx) {
       "JSON\n"
       "Lines, or plain `offset handler` lines (offset hex 0x1A2/1A2h or decimal; handler an "
       "address or a\n"
-      "name) as a trace of the original engine gives. Against a plain trace only opcodes are "
-      "compared.\n"
-      "Reports the first divergence with context. Exit 0 same, 1 diverged, 2 bad input.");
+      "name) as a trace of the original engine gives, after GLOBAL=VALUE lines for the start "
+      "state.\n"
+      "A global may be named by its name or its address in the original (0x515EEE = _detail).\n"
+      "Against a plain trace only opcodes are compared. Reports differing start globals and the "
+      "first\n"
+      "divergent event, naming the field that differs, with context. Exit 0 same, 1 diverged, 2 "
+      "bad input.");
   cmd->add_option("ours", o->ours, "Our trace")->required();
   cmd->add_option("theirs", o->theirs, "The reference trace")->required();
   cmd->add_option("--context", o->context, "Events shown before and after the divergence")

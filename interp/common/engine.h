@@ -123,6 +123,9 @@ struct GenerateRequest {
   uint32_t count = 0;  // 0 = the engine's default
   uint64_t seed = 1;
   bool text = false;  // also write the assembler text
+  // The engine's stress profile (`gen --stress`) instead of its default, corpus-like mix: every
+  // structure often, for coverage and fuzzing seeds. Only for engines with generate_stress_help().
+  bool stress = false;
 };
 
 // `check`: the file as read, and as the engine's writer writes it again.
@@ -197,6 +200,8 @@ class Engine {
   virtual void generate(const GenerateRequest& request,
                         const std::function<void(OutputFile)>& write) const;
   virtual std::string generate_help() const { return ""; }  // "" = no generator
+  // What `gen ENGINE --stress` changes; "" = the engine has no stress profile (the default).
+  virtual std::string generate_stress_help() const { return ""; }
   virtual CheckResult check(const EngineInput& input) const;
   // Whole-model variants; `variants_help` "" = the engine has none (the default).
   virtual std::string variants_help() const { return ""; }

@@ -44,6 +44,10 @@ struct BranchEvent {
   uint32_t target = 0;  // where execution continues
   int64_t value = 0;    // what was tested (frame index, projected size, ...)
   int64_t limit = 0;    // what it was tested against (nframes, threshold, ...)
+  // The engine global the test read, when it read one (FA: "_detail"), and its address in the
+  // original executable (0 when none): the trace writes them as "global" and "addr".
+  std::string_view global{};
+  uint32_t global_address = 0;
 };
 
 struct CallEvent {

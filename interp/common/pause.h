@@ -27,6 +27,9 @@ struct DebugValue {
   std::string name;
   int64_t value = 0;
   std::string text;  // shown instead of the number when set (a texture name, ...)
+  // Where the original program keeps it (an engine global's address in the original executable),
+  // when known: shown beside the name, and `print` takes it for the name.
+  std::optional<uint32_t> address{};
   bool operator==(const DebugValue&) const = default;
 };
 

@@ -171,12 +171,17 @@ void validate_state(const Program& program, const StateRequest& state) {
     if (!k.option) set_names.push_back(k.prefix ? k.name + "N" : k.name);
   for (const std::string& assignment : state.sets) {
     const Setting s = split_assignment(assignment);
-    const bool known = std::any_of(knobs.begin(), knobs.end(), [&](const Knob& k) {
-      if (k.option) return false;
-      return k.prefix ? s.name.size() > k.name.size() && s.name.rfind(k.name, 0) == 0
-                      : s.name == k.name;
-    });
-    if (known) continue;
+    if (find_set_knob(knobs, s.name)) continue;
+    if (const auto address = parse_address_name(s.name)) {
+      std::vector<std::string> at;
+      for (const Knob& k : knobs)
+        if (!k.option && k.address) at.push_back(fmt::format("0x{:X} {}", *k.address, k.name));
+      throw InputError(
+          "--set " + assignment,
+          fmt::format("{} knows no --set global at 0x{:X}{}", program.source(), *address,
+                      at.empty() ? std::string(" (it names no global by address)")
+                                 : fmt::format("; addresses it knows: {}", joined(at))));
+    }
     const auto near = closest_names(s.name, set_names);
     throw InputError("--set " + assignment,
                      fmt::format("{} knows no \"{}\"{}", program.source(), s.name,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <climits>
 #include <stdexcept>
 
@@ -128,6 +129,34 @@ std::vector<std::string> closest_names(std::string_view name,
     if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
   }
   return out;
+}
+
+std::optional<uint32_t> parse_address_name(std::string_view name) {
+  std::string_view digits;
+  if (name.size() > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X')) {
+    digits = name.substr(2);
+  } else if (name.size() > 1 && (name.back() == 'h' || name.back() == 'H') &&
+             std::isdigit(static_cast<unsigned char>(name[0]))) {
+    digits = name.substr(0, name.size() - 1);
+  } else {
+    return std::nullopt;
+  }
+  uint32_t v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, 16);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return v;
+}
+
+const Knob* find_set_knob(const std::vector<Knob>& knobs, std::string_view name) {
+  const auto address = parse_address_name(name);
+  for (const Knob& k : knobs) {
+    if (k.option) continue;
+    if (address    ? k.address == address
+        : k.prefix ? name.size() > k.name.size() && name.substr(0, k.name.size()) == k.name
+                   : name == k.name)
+      return &k;
+  }
+  return nullptr;
 }
 
 }  // namespace shapevm

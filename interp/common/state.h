@@ -27,6 +27,9 @@ struct Knob {
   bool prefix = false;          // the name is a prefix: "record+" matches record+0x0E
   bool from_file = false;       // an input the program reads that the file itself names
   std::vector<int64_t> values;  // values the program compares it against, ascending (may be empty)
+  // Where the original program keeps it (an engine global's address in the original executable):
+  // --set takes the address (0x515EEE or 515EEEh) for the name.
+  std::optional<uint32_t> address{};
 };
 
 // A shared state option the engine takes (Knob::option) and a --set name it knows.
@@ -53,6 +56,13 @@ struct StateRequest {
   bool flag(std::string_view name) const;                // a flag option given (and not "0")
   void set_option(std::string name, std::string value);  // replaces any earlier value
 };
+
+// The --set knob `name` means: by name, by prefix ("record+0x0E") or, when `name` is an address
+// (0x515EEE or 515EEEh), the knob declared at that address. nullptr when none.
+const Knob* find_set_knob(const std::vector<Knob>& knobs, std::string_view name);
+// A name written as an address, 0x515EEE or 515EEEh (hex, at most 32 bits); nullopt for a name.
+// Decimal is not an address: "5" stays a name.
+std::optional<uint32_t> parse_address_name(std::string_view name);
 
 // NAME=VALUE split; InputError ("--set TEXT", "expected NAME=VALUE") when malformed.
 Setting split_assignment(const std::string& assignment);

@@ -32,6 +32,11 @@ inline constexpr int kPrecisionBits = 14;
 inline constexpr int32_t kDefaultAspectY = 1;
 inline constexpr int32_t kDefaultSizeAdjust = 256;
 
+// The flag word at 0x515EF0 is `_effects`. The seed tests "_effects & 0x20000" in its JumpToLOD
+// text and "flag 0x515EF0 & 0x20000" in its handler table for the same handler; it never puts
+// the name and the address side by side. The x86 blocks' `_effects` import reads the same value
+// (x86_runner.cpp). The address table (engine_globals.cpp) names it so.
+
 // _detail when not set: the maximum, so every JumpToDetail falls through to full detail.
 inline constexpr uint16_t kDefaultDetail = 0xFFFF;
 

@@ -1,5 +1,9 @@
 #include "interp/fa/camera.h"
 
+#include <algorithm>
+
+#include "interp/fa/assumptions.h"
+
 namespace shapevm::fa {
 namespace {
 
@@ -27,6 +31,12 @@ ViewSetup make_view(const CameraSpec& camera) {
   v.yv = static_cast<int32_t>((fy * camera.distance) >> 15);
   v.zv = static_cast<int32_t>((fz * camera.distance) >> 15);
   return v;
+}
+
+ViewSetup make_shape_view(CameraSpec camera, int32_t radius) {
+  if (camera.distance <= 0)
+    camera.distance = std::max<int32_t>(1, radius) * assumed::kDefaultCameraRadiusMultiple;
+  return make_view(camera);
 }
 
 }  // namespace shapevm::fa

@@ -28,4 +28,9 @@ struct ViewSetup {
 
 ViewSetup make_view(const CameraSpec& camera);
 
+// The view a run of a shape with header radius `radius` uses: a camera distance of 0 stands for
+// a multiple of the radius (assumptions.h). The interpreter, the trace's globals and the debugger
+// all take it from here, so they agree.
+ViewSetup make_shape_view(CameraSpec camera, int32_t radius);
+
 }  // namespace shapevm::fa

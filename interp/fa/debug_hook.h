@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "interp/common/events.h"
+#include "interp/fa/camera.h"
 #include "interp/fa/run_state.h"
 #include "x86/sandbox.h"
 
@@ -49,6 +50,7 @@ struct DebugView {
   std::string_view texture;
   std::span<const uint8_t> code;  // CODE as the interpreter reads it (x86 may have written it)
   const RunState* state = nullptr;
+  const ViewSetup* view = nullptr;  // the view matrix and object position the run set up
   // x86 pause: the instruction about to execute and the registers before it.
   const NativeInstructionEvent* x86_instruction = nullptr;
   const x86::Registers* x86_registers = nullptr;

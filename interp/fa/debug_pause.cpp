@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "interp/common/state.h"
+#include "interp/fa/engine_globals.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/opcodes.h"
 #include "interp/fa/x86_runner.h"
@@ -30,24 +32,25 @@ MemoryViewInfo pool_view() {
   return v;
 }
 
-// The engine globals a shape program reads (seed 000), by the names --set takes.
-std::vector<DebugValue> fa_globals(const Shape& shape, const RunState& s) {
+// The engine globals a shape program reads (seed 000), by the names --set takes and with their
+// addresses in the original executable (engine_globals.h), then the two inputs ShapeSetup reads
+// (no address: the override and the object record's health word), then the data imports the
+// x86 reads with the value the sandbox gives them.
+std::vector<DebugValue> fa_globals(const Shape& shape, const RunState& s, const ViewSetup& view) {
+  std::vector<DebugValue> out;
+  for (const auto& g : global_values(s, view))
+    out.push_back({std::string(g.global->name), g.value, "", g.global->address});
   const int64_t health = s.object_record[0x0E] | (s.object_record[0x0F] << 8);
-  std::vector<DebugValue> out = {
-      {"_frameCounter", s.frame_counter(), ""},
-      {"_detail", s.detail, ""},
-      {"_effects", s.effects, ""},
-      {"_destroyed", s.destroyed_flag() ? 1 : 0, ""},
-      {"_forceDestroyed", s.force_destroyed ? 1 : 0, ""},
-      {"health", health, ""},
-      {"aspecty", s.aspecty, ""},
-      {"scrh", s.scrh, ""},
-      {"sizeAdjust", s.size_adjust, ""},
-  };
-  // The data imports the x86 reads, with the value the sandbox gives them.
-  for (const auto& imp : shape.image.imports)
-    if (!imp.is_function && imp.name != "_v")
-      out.push_back({imp.name, X86Runner::default_import_value(imp.name, s), ""});
+  out.push_back({"_forceDestroyed", s.force_destroyed ? 1 : 0, ""});
+  out.push_back({"health", health, ""});
+  for (const auto& imp : shape.image.imports) {
+    if (imp.is_function || imp.name == "_v") continue;
+    // An import of a global the table names (_effects) is that global, listed above.
+    if (std::any_of(out.begin(), out.end(),
+                    [&](const DebugValue& g) { return g.name == imp.name; }))
+      continue;
+    out.push_back({imp.name, X86Runner::default_import_value(imp.name, s), ""});
+  }
   return out;
 }
 
@@ -86,8 +89,10 @@ class FaPause : public PausePoint {
     if (v_.x86_registers)
       for (const auto& r : native_registers())
         if (r.name == name) return r.value;
-    for (const auto& g : fa_globals(shape_, *v_.state))
-      if (g.name == name) return g.value;
+    // A global by name, or by its address in the original executable (0x515EEE for _detail).
+    const auto address = parse_address_name(name);
+    for (const auto& g : fa_globals(shape_, *v_.state, view()))
+      if (address ? g.address == address : g.name == name) return g.value;
     if (name == "depth") return depth();
     if (name == "faces") return static_cast<int64_t>(v_.faces);
     if (name == "steps") return static_cast<int64_t>(v_.steps);
@@ -104,7 +109,7 @@ class FaPause : public PausePoint {
     s.faces = v_.faces;
     for (const auto& f : v_.frames) s.frames.push_back({f.entry, f.call, f.resume});
     s.registers = registers();
-    s.globals = fa_globals(shape_, *v_.state);
+    s.globals = fa_globals(shape_, *v_.state, view());
     MemoryView pool{pool_view(), {}};
     for (uint32_t i = 0; i < v_.pool.size(); ++i) {
       const auto& slot = v_.pool[i];
@@ -142,6 +147,10 @@ class FaPause : public PausePoint {
   }
 
  private:
+  const ViewSetup& view() const {
+    static const ViewSetup kNone;
+    return v_.view ? *v_.view : kNone;
+  }
   static std::array<int64_t, 6> slot_values(const PoolSlot& slot) {
     return {slot.model[0], slot.model[1], slot.model[2], slot.view.x, slot.view.y, slot.view.z};
   }

@@ -24,8 +24,9 @@
 //   [JumpToDetail @lod1]         low detail preference starts at the second LOD
 //   lod0: JumpToLOD @lod1 ...    finest block: VertexBuffers, VertexInfo, faces, Unmask
 //         ...                    fragments, draw-order selector nodes, a frame table, x86 chain
-//         Jump @lodjoin
+//         ShortEOF               (stress, and a few corpus files: Jump @lodjoin)
 //   lod1..lodN-1                 coarser blocks of the same parts, fewer rings and segments
+//                                (corpus: 14% of the files are one block without JumpToLOD)
 //   [damaged: ...]               the wreck, after the intact chain
 //   lodjoin: ShortEOF            the top-level return ends the object
 //   end: EndObject, trailer bytes, one .stub per import
@@ -239,8 +240,13 @@ class Code {
 
 class Generator {
  public:
-  Generator(Rng& rng, uint64_t seed, uint32_t index, double shrink)
-      : rng_(rng), seed_(seed), index_(index), shrink_(shrink), code_(kHeaderBytes) {}
+  Generator(Rng& rng, uint64_t seed, uint32_t index, double shrink, GeneratorProfile profile)
+      : rng_(rng),
+        seed_(seed),
+        index_(index),
+        shrink_(shrink),
+        profile_(profile),
+        code_(kHeaderBytes) {}
 
   std::string run() {
     choose_shape();
@@ -262,6 +268,28 @@ class Generator {
     for (int i = 0; i < letters; ++i) name_.push_back(kLetters[rng_.below(sizeof kLetters - 1)]);
     name_ += std::to_string(rng_.range(1, 999));
 
+    if (profile_ == GeneratorProfile::kStress) {
+      choose_stress_features();
+    } else {
+      choose_corpus_features();
+    }
+    int threshold = rng_.range(40, 160);
+    for (int k = 0; k < lods_; ++k) {
+      thresholds_.push_back(threshold);
+      threshold = std::max(
+          1, std::min(threshold - 1, static_cast<int>(threshold * rng_.uniform(0.3, 0.6))));
+    }
+    double f = 1.0;
+    for (int k = 0; k < lods_; ++k) {
+      lod_factor_.push_back(f);
+      f *= rng_.uniform(0.18, 0.4);
+    }
+    if (has_x86_) choose_guards();
+  }
+
+  // The mix before the corpus profile, draw for draw (so --stress gives the same files as
+  // before): every shape has 2-4 LOD blocks, about 40% carry x86.
+  void choose_stress_features() {
     switch (kind_) {
       case Kind::kAircraft: {
         const int s = static_cast<int>(rng_.weighted({92, 2, 2, 2, 2}));
@@ -297,21 +325,106 @@ class Generator {
     has_texture_ = rng_.chance(kind_ == Kind::kProp ? 0.6 : 0.8);
     has_detail_ = rng_.chance(0.85);
     cutoff_ = rng_.chance(0.5);
-    int threshold = rng_.range(40, 160);
-    for (int k = 0; k < lods_; ++k) {
-      thresholds_.push_back(threshold);
-      threshold = std::max(
-          1, std::min(threshold - 1, static_cast<int>(threshold * rng_.uniform(0.3, 0.6))));
+    has_unmask_ = true;
+    has_xform_ = true;
+  }
+
+  // The corpus profile: each feature's share of files is the shipped corpus's (kCorpusCounts in
+  // generator.h; docs/fa-generator.md). Per kind where the corpus says who carries a feature
+  // (damage: ground targets; x86: mostly aircraft), chosen so the shares over all kinds match.
+  void choose_corpus_features() {
+    const double x86[] = {0.25, 0.0526, 0.0};     // aircraft, ground, prop: 16.3% overall
+    const double damage[] = {0.005, 0.17, 0.02};  // 4.9% overall
+    const double lod[] = {0.95, 0.8, 0.6};        // 86.1% overall
+    const size_t k = static_cast<size_t>(kind_);
+    switch (kind_) {
+      case Kind::kAircraft:
+        scale_ = std::array{8, 0, 7, 9, 10}[rng_.weighted({92, 2, 2, 2, 2})];
+        vertex_budget_ = rng_.range(160, 560);
+        break;
+      case Kind::kGround:
+        scale_ = 8 + static_cast<int>(rng_.weighted({40, 30, 20, 10}));
+        vertex_budget_ = rng_.range(60, 460);
+        break;
+      case Kind::kProp:
+        scale_ = std::array{8, 9, 0}[rng_.weighted({85, 10, 5})];
+        vertex_budget_ = rng_.range(12, 80);
+        break;
     }
-    double f = 1.0;
-    for (int k = 0; k < lods_; ++k) {
-      lod_factor_.push_back(f);
-      f *= rng_.uniform(0.18, 0.4);
+    vertex_budget_ = std::max(12, static_cast<int>(vertex_budget_ * shrink_));
+    const auto share = [](uint32_t files) { return files / double(kCorpusCounts.files); };
+    has_x86_ = rng_.chance(x86[k]);
+    has_damage_ = rng_.chance(damage[k]);
+    has_frames_ = rng_.chance(share(kCorpusCounts.jump_to_frame));
+    // LOD blocks chain (2-4 blocks, a final cut-off now and then): 1.88 JumpToLOD per file, as
+    // the corpus's opcode count over its files. A file without them is one block.
+    if (rng_.chance(lod[k])) {
+      lods_ = 2 + static_cast<int>(rng_.weighted({70, 22, 8}));
+      cutoff_ = rng_.chance(0.5);
+      // Detail switches sit in LOD files: 1094 of the 1098.
+      has_detail_ = rng_.chance(double(kCorpusCounts.jump_to_detail) / kCorpusCounts.jump_to_lod);
+    } else {
+      lods_ = 1;
     }
-    if (has_x86_) choose_guards();
+    // The x86 arms call their sub-streams with Unmask, so x86 files are Unmask files; the rest
+    // of the Unmask files are drawn among the others. ShortJump follows Unmask (the call idiom).
+    const uint32_t others = kCorpusCounts.files - kCorpusCounts.x86;
+    has_unmask_ =
+        has_x86_ || rng_.chance(double(kCorpusCounts.unmask - kCorpusCounts.x86) / others);
+    has_xform_ = rng_.chance(share(kCorpusCounts.xform_unmask));
+    has_unmask_ = has_unmask_ || has_xform_;
+    // Jump (0x48) ends every frame of a frame table; a few other files end a LOD block with it.
+    const uint32_t no_frames = kCorpusCounts.files - kCorpusCounts.jump_to_frame;
+    lod_join_jump_ =
+        !has_frames_ &&
+        rng_.chance(double(kCorpusCounts.jump - kCorpusCounts.jump_to_frame) / no_frames);
+    has_texture_ = rng_.chance(kind_ == Kind::kProp ? 0.6 : 0.8);
   }
 
   void choose_guards() {
+    if (profile_ == GeneratorProfile::kStress) {
+      choose_stress_guards();
+    } else {
+      choose_corpus_guards();
+    }
+    for (const auto& g : guards_)
+      if (std::find(imports_.begin(), imports_.end(), g.input) == imports_.end())
+        imports_.push_back(g.input);
+    imports_.push_back("do_start_interp");
+  }
+
+  // The corpus's guard: `cmp word [trampoline], imm8` (the form the seed's input identification
+  // reads) and a `jne` past the arm, one case of a switch on the input. Each input is read by as
+  // many of the x86 files as the corpus's trampoline counts say; a file reads at least one.
+  void choose_corpus_guards() {
+    struct Input {
+      const char* name;
+      uint32_t files;  // of the corpus's 208 x86 files
+      std::vector<int> cases;
+    };
+    static const Input kInputs[] = {
+        {"_PLgearDown", 126, {1}},   {"_PLleftFlap", 104, {-1}}, {"_PLrightFlap", 104, {-1}},
+        {"_PLafterBurner", 85, {1}}, {"_PLbrake", 75, {1}},      {"_PLrudder", 73, {1, -1}},
+        {"_PLhook", 17, {1}},
+    };
+    // The corpus counts 104 files for each flap: assumed the same files, one draw for the pair.
+    const bool flaps = rng_.chance(104.0 / kCorpusCounts.x86);
+    for (const auto& in : kInputs) {
+      const std::string name = in.name;
+      const bool flap = name == "_PLleftFlap" || name == "_PLrightFlap";
+      if (flap ? !flaps : !rng_.chance(double(in.files) / kCorpusCounts.x86)) continue;
+      for (int value : in.cases) add_word_guard(name, value);
+    }
+    if (guards_.empty()) add_word_guard("_PLgearDown", 1);
+  }
+
+  void add_word_guard(const std::string& input, int value) {
+    const int arms = rng_.chance(0.2) ? 2 : 1;
+    guards_.push_back(
+        {input, fmt::format("66 83 3d {{{}}} {:02x}", input, value & 0xFF), 0x75, arms});
+  }
+
+  void choose_stress_guards() {
     // Articulation inputs (seed 000, X86Unknown Region), each with the compare its selector makes.
     std::vector<int> pool = {0, 1, 2, 3, 4, 5, 6};
     const int count = rng_.range(1, 4);
@@ -351,10 +464,6 @@ class Generator {
           break;
       }
     }
-    for (const auto& g : guards_)
-      if (std::find(imports_.begin(), imports_.end(), g.input) == imports_.end())
-        imports_.push_back(g.input);
-    imports_.push_back("do_start_interp");
   }
 
   FaceStyle draw_style() {
@@ -629,6 +738,7 @@ class Generator {
   void unmask_fragment(Body&& body, bool xform) {
     const std::string b = label("body");
     const std::string j = label("past");
+    ++(xform ? xforms_ : unmasks_);
     if (xform) {
       code_.op(fmt::format("XformUnmask t={},{},{} a=0,{},0 call=@{}", rng_.range(-40, 40),
                            rng_.range(-40, 40), rng_.range(-20, 20), rng_.range(-2048, 2048), b),
@@ -652,6 +762,7 @@ class Generator {
   void selector_node(Head&& head) {
     const std::string node = label("node");
     const std::string past = label("past");
+    ++unmasks_;
     code_.op("Unmask @" + node, 4);
     code_.op("ShortJump @" + past, 3);
     code_.label(node);
@@ -812,7 +923,7 @@ class Generator {
     code_.label(fmt::format("lod{}", k));
     const std::string next = k + 1 < lods_ ? fmt::format("lod{}", k + 1) : "lodjoin";
     const int size = std::clamp(static_cast<int>(radius_guess()), 1, 65535);
-    if (k + 1 < lods_ || cutoff_)
+    if (k + 1 < lods_ || (cutoff_ && lods_ > 1))
       code_.op(fmt::format("JumpToLOD @{} size={} threshold={}", next, size,
                            thresholds_[static_cast<size_t>(k)]),
                8);
@@ -851,9 +962,7 @@ class Generator {
       const Part& part = *meshes[p].first;
       const Mesh& mesh = meshes[p].second;
       const uint32_t base = bases[p];
-      const size_t choice = p == 0   ? 0
-                            : k == 0 ? rng_.weighted({55, 18, 12, 12, 3})
-                                     : rng_.weighted({85, 15, 0, 0, 0});
+      const size_t choice = part_structure(k, p, meshes.size());
       auto draw = [&] { faces(part.style, mesh, base, pool); };
       switch (choice) {
         case 1:
@@ -902,7 +1011,29 @@ class Generator {
     if (has_frames_ && (k == 0 || (k == 1 && rng_.chance(0.3))))
       frame_table(pool_end, pool, meshes.front().second, bases.front(), pool_end);
     if (k == 0 && has_x86_) x86_chain(pool, pool_end);
-    code_.op("Jump @lodjoin", 4);
+    if (profile_ == GeneratorProfile::kStress || lod_join_jump_) {
+      code_.op("Jump @lodjoin", 4);
+    } else {
+      code_.op("ShortEOF", 1);  // the top-level return ends the object after this block
+    }
+  }
+
+  // How part `p` of LOD block `k` is drawn: 0 directly, 1 in an Unmask fragment, 2 behind an
+  // OrderField, 3 behind a plane selector, 4 in an XformUnmask fragment. The corpus profile
+  // keeps the call structures to its Unmask files and XformUnmask to its XformUnmask files,
+  // each of which gets at least one.
+  size_t part_structure(int k, size_t p, size_t parts) {
+    if (profile_ == GeneratorProfile::kStress)
+      return p == 0   ? 0
+             : k == 0 ? rng_.weighted({55, 18, 12, 12, 3})
+                      : rng_.weighted({85, 15, 0, 0, 0});
+    if (!has_unmask_) return 0;
+    const bool last = k == 0 && p + 1 == parts;
+    if (last && has_xform_ && xforms_ == 0) return 4;
+    if (last && unmasks_ == 0 && !has_x86_) return 1;
+    if (p == 0) return 0;
+    if (k > 0) return rng_.weighted({85, 15, 0, 0, 0});
+    return rng_.weighted({55, 18, 12, 12, 0});
   }
 
   void damaged_block() {
@@ -985,6 +1116,7 @@ class Generator {
   uint64_t seed_;
   uint32_t index_;
   double shrink_;
+  GeneratorProfile profile_;
   Code code_;
 
   Kind kind_ = Kind::kAircraft;
@@ -998,6 +1130,9 @@ class Generator {
   bool has_texture_ = false;
   bool has_detail_ = false;
   bool cutoff_ = false;
+  bool has_unmask_ = true;      // Unmask fragments and draw-order selector nodes may occur
+  bool has_xform_ = true;       // XformUnmask fragments may occur
+  bool lod_join_jump_ = false;  // corpus: LOD blocks end with Jump @lodjoin, not ShortEOF
   std::vector<int> thresholds_;
   std::vector<double> lod_factor_;
   std::vector<Guard> guards_;
@@ -1011,6 +1146,8 @@ class Generator {
   uint32_t vertices_ = 0;
   uint32_t faces_ = 0;
   uint32_t end_offset_ = 0;
+  uint32_t unmasks_ = 0;  // Unmask calls written (fragments and selector nodes)
+  uint32_t xforms_ = 0;   // XformUnmask calls written
 };
 
 }  // namespace
@@ -1019,13 +1156,13 @@ std::string generated_shape_stem(uint32_t index) {
   return fmt::format("GEN{:05}", uint64_t{index} + 1);
 }
 
-std::string generate_fa_shape(uint64_t seed, uint32_t index) {
+std::string generate_fa_shape(uint64_t seed, uint32_t index, GeneratorProfile profile) {
   Rng rng(mix64(seed) ^ mix64(0x5348415045564D00ull + index));
   // Shapes over the CODE budget are redrawn smaller (the stream continues, so this stays
   // deterministic).
   double shrink = 1.0;
   for (int attempt = 0; attempt < 16; ++attempt, shrink *= 0.75) {
-    Generator g(rng, seed, index, shrink);
+    Generator g(rng, seed, index, shrink, profile);
     std::string text = g.run();
     if (g.end_offset() <= kMaxEndObject) return text;
   }

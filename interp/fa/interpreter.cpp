@@ -9,6 +9,7 @@
 #include "core/byte_reader.h"
 #include "interp/fa/assumptions.h"
 #include "interp/fa/branch_kinds.h"
+#include "interp/fa/engine_globals.h"
 #include "interp/fa/instruction.h"
 #include "interp/fa/merged_harvest.h"
 #include "interp/fa/opcodes.h"
@@ -132,11 +133,7 @@ struct Interpreter::Machine {
         dispatch_kind(d),
         pool(in.pool_),
         epoch(++in.epoch_) {
-    CameraSpec cam = st.camera;
-    if (cam.distance <= 0)
-      cam.distance =
-          std::max<int32_t>(1, in.shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
-    view = make_view(cam);
+    view = make_shape_view(st.camera, in.shape_.header.radius);
     rel = {view.xv, view.yv, view.zv};
     // Queue time (GRAddBrentObj): the shift is chosen once per object from the radius and the
     // viewer-relative position; the camera is already in shape units (FA-51).
@@ -210,12 +207,14 @@ struct Interpreter::Machine {
     return true;
   }
 
+  // `global`: the engine global the test read, named in the event with its address.
   bool branch(uint32_t off, std::string_view kind, bool taken, int64_t target, uint32_t fallthrough,
-              int64_t value, int64_t limit) {
+              int64_t value, int64_t limit, const EngineAddress* global = nullptr) {
     const int64_t next = taken ? target : fallthrough;
     if (want_control)
       sink.on_branch({kEngine, off, kind, taken, static_cast<uint32_t>(std::max<int64_t>(next, 0)),
-                      value, limit});
+                      value, limit, global ? global->name : std::string_view(),
+                      global ? global->address : 0});
     return go(off, next);
   }
 
@@ -334,23 +333,26 @@ struct Interpreter::Machine {
     if (n == 0) return fail(off, "JumpToFrame with 0 frames (the engine would divide by zero)");
     const uint32_t idx = state.frame_counter() % n;
     const uint32_t slot = off + 4 + 2 * idx;
+    static const EngineAddress& counter = engine_global("_frameCounter");
     return branch(off, branch_kind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx,
-                  n);
+                  n, &counter);
   }
 
   bool h_JumpToDamage(uint32_t off) {
     if (!need(off, 4, "JumpToDamage")) return false;
     const bool destroyed = state.destroyed_flag();
+    static const EngineAddress& flag = engine_global("_destroyed");
     return branch(off, branch_kind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
-                  destroyed, 0);
+                  destroyed, 0, &flag);
   }
 
   bool h_JumpToDetail(uint32_t off) {
     if (!need(off, 6, "JumpToDetail")) return false;
     const uint16_t threshold = u16(off + 4);
     const bool low = state.detail < threshold;
+    static const EngineAddress& detail = engine_global("_detail");
     return branch(off, branch_kind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
-                  state.detail, threshold);
+                  state.detail, threshold, &detail);
   }
 
   int64_t projected_size(uint16_t size) const {
@@ -368,7 +370,8 @@ struct Interpreter::Machine {
     const uint16_t thr = u16(off + 4);
     if (state.effects & 0x20000) {
       // _effects & 0x20000 forces the finest detail: the operand is skipped, the block renders.
-      return branch(off, branch_kind::kLod, false, target, off + 8, -1, thr);
+      static const EngineAddress& effects = engine_global("_effects");
+      return branch(off, branch_kind::kLod, false, target, off + 8, -1, thr, &effects);
     }
     const int64_t projected = projected_size(u16(off + 2));
     const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
@@ -689,6 +692,7 @@ struct Interpreter::Machine {
     v.texture = texture;
     v.code = {code, code_size};
     v.state = &state;
+    v.view = &view;
     return v;
   }
 

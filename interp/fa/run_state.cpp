@@ -5,6 +5,8 @@
 #include <charconv>
 
 #include "core/input_error.h"
+#include "interp/common/state.h"
+#include "interp/fa/engine_globals.h"
 
 namespace shapevm::fa {
 namespace {
@@ -31,12 +33,32 @@ int64_t parse_value(const std::string& text, const std::string& assignment) {
 
 }  // namespace
 
+bool is_settable_global(std::string_view name) {
+  for (const char* n :
+       {"_frameCounter", "_detail", "_effects", "_destroyed", "aspecty", "scrh", "sizeAdjust"})
+    if (name == n) return true;
+  return false;
+}
+
 void apply_set(RunState& state, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError("--set " + assignment, "expected NAME=VALUE");
-  const std::string name = assignment.substr(0, eq);
+  std::string name = assignment.substr(0, eq);
   const int64_t value = parse_value(assignment.substr(eq + 1), assignment);
+  if (parse_address_name(name)) {
+    // An engine global by its address in the original executable (engine_globals.h).
+    const auto global = find_engine_address_or_name(name);
+    if (!global || global->kind != EngineAddressKind::kGlobal)
+      throw InputError(
+          "--set " + assignment,
+          fmt::format("no engine global at {} (see docs/trace.md, \"Engine globals\")", name));
+    if (!is_settable_global(global->name))
+      throw InputError(
+          "--set " + assignment,
+          fmt::format("{} is {}, which the camera sets (--camera), not --set", name, global->name));
+    name = std::string(global->name);
+  }
   if (name == "_frameCounter") {
     state.frame = static_cast<uint32_t>(value);
   } else if (name == "_detail") {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "interp/fa/assumptions.h"
 #include "interp/fa/camera.h"
@@ -49,6 +50,11 @@ struct RunState {
 // Applies `NAME=VALUE` for an engine global (_frameCounter, _detail, _effects, _destroyed,
 // _forceDestroyed, aspecty, scrh, sizeAdjust, health) or, for any other name, an import value.
 // Throws InputError naming the option on a malformed value.
+// NAME may also be a global's address in the original executable (0x515EEE or 515EEEh for
+// _detail: engine_globals.h).
 void apply_set(RunState& state, const std::string& assignment);
+
+// The engine globals apply_set takes by name (the view globals xv..m9 come from --camera).
+bool is_settable_global(std::string_view name);
 
 }  // namespace shapevm::fa

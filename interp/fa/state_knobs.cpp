@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.h"
+#include "interp/fa/engine_globals.h"
 #include "interp/fa/x86_runner.h"
 
 namespace shapevm::fa {
@@ -18,6 +19,9 @@ Knob global(std::string name, int64_t min, int64_t max, int64_t def, std::string
             bool prefix = false) {
   Knob k = set_knob(std::move(name), KnobType::kInteger, min, max, def, std::move(help));
   k.prefix = prefix;
+  // The global's address in the original executable, so --set takes it for the name.
+  if (const auto at = find_engine_address(k.name); at && at->kind == EngineAddressKind::kGlobal)
+    k.address = at->address;
   return k;
 }
 
@@ -128,7 +132,7 @@ WalkOptions walk_options_for(const StateRequest& r) {
   return w;
 }
 
-nlohmann::json run_state_json(const RunState& s) {
+nlohmann::json run_state_json(const RunState& s, int32_t radius) {
   nlohmann::json j = {{"frame", s.frame},
                       {"frame_counter", s.frame_counter()},
                       {"detail", s.detail},
@@ -140,6 +144,11 @@ nlohmann::json run_state_json(const RunState& s) {
                       {"sizeAdjust", s.size_adjust}};
   if (s.lod) j["lod"] = *s.lod;
   if (!s.imports.empty()) j["imports"] = s.imports;
+  nlohmann::json globals = nlohmann::json::object();
+  for (const auto& g : global_values(s, make_shape_view(s.camera, radius)))
+    globals[std::string(g.global->name)] = {{"addr", format_engine_address(g.global->address)},
+                                            {"value", g.value}};
+  j["globals"] = std::move(globals);
   return j;
 }
 

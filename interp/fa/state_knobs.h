@@ -26,7 +26,9 @@ RunState run_state_for(const StateRequest& request);
 // --objend (read when a shape is opened: it changes the static walk).
 WalkOptions walk_options_for(const StateRequest& request);
 
-// The state as JSON, for the trace's first line.
-nlohmann::json run_state_json(const RunState& state);
+// The state as JSON, for the trace's first line, with "globals": every engine global of the
+// address table (engine_globals.h) with its address and the value a run of a shape of header
+// radius `radius` starts with: {"_detail": {"addr": "0x515EEE", "value": 65535}, ...}.
+nlohmann::json run_state_json(const RunState& state, int32_t radius);
 
 }  // namespace shapevm::fa

@@ -91,7 +91,7 @@ ViewerRunResult FaViewerModel::run(const ViewerState& state, int32_t height, Eve
 }
 
 std::string FaViewerModel::state_json(const ViewerState& state, int32_t height) const {
-  return run_state_json(run_state(state, height)).dump();
+  return run_state_json(run_state(state, height), shape_.header.radius).dump();
 }
 
 }  // namespace shapevm::fa

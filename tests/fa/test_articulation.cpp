@@ -371,7 +371,8 @@ TEST_CASE("FA-20/FA-21/FA-22: generated selector chains over 200 shapes") {
   int with_x86 = 0;
   for (uint32_t i = 0; i < 200; ++i) {
     INFO("shape " << i);
-    const auto assembled = fa::assemble_fa(fa::generate_fa_shape(kSeed, i), "gen.fas");
+    const auto assembled =
+        fa::assemble_fa(fa::generate_fa_shape(kSeed, i, fa::GeneratorProfile::kStress), "gen.fas");
     const Shape shape = load_shape(assembled.file, "gen.SH");
     const WalkResult walk = walk_shape(shape);
     const ArticulationAnalysis a = analyze_articulations(shape, walk);

@@ -126,7 +126,8 @@ TEST_CASE("FA-20/FA-21/FA-22: static selection agrees with execution on 200 gene
   int shapes_with_inputs = 0;
   int runs = 0;
   for (uint32_t i = 0; i < 200; ++i) {
-    const auto assembled = fa::assemble_fa(fa::generate_fa_shape(kSeed, i), "gen.fas");
+    const auto assembled =
+        fa::assemble_fa(fa::generate_fa_shape(kSeed, i, fa::GeneratorProfile::kStress), "gen.fas");
     const Shape shape = load_shape(assembled.file, fmt::format("gen{}.SH", i));
     const int n = check_agreement(shape, fmt::format("shape {}", i));
     if (n > 0) ++shapes_with_inputs;

@@ -88,7 +88,8 @@ TEST_CASE("trace-diff: two JSON Lines traces compare every event after start") {
   const auto d = diff_traces(ours, parse_trace(changed, "b.jsonl"));
   CHECK(d.diverged);
   CHECK(d.index == 2);  // the branch event, which a plain trace would not see
-  CHECK(d.report.find("first divergence at event 2: the events differ") == 0);
+  // The report names the field that differs, with both values.
+  CHECK(d.report.find("first divergence at event 2: \"taken\": false vs true\n") == 0);
   std::string other_source = kOurs;
   other_source.replace(other_source.find("a.SH"), 4, "b.SH");
   CHECK_FALSE(diff_traces(ours, parse_trace(other_source, "c.jsonl")).diverged);
@@ -115,4 +116,146 @@ TEST_CASE("trace-diff: malformed traces name the file and line") {
   CHECK(error("{\"off\":3}\n") == "t: line 1: expected a JSON object with a string \"ev\"");
   CHECK(error("{\"ev\":\"op\",\"off\":1,\"handler\":\"zz\"}\n") ==
         "t: line 1: \"handler\" must be an address string like \"0x4D30E4\"");
+}
+
+namespace {
+
+// Ours as `shapevm trace` writes it: the start state's globals and the branches that read one
+// carry the global's address in the original executable beside its name.
+const char* kOursWithGlobals =
+    R"({"ev":"start","eng":"fa","schema":1,"source":"a.SH","state":{"detail":1,"globals":{"_detail":{"addr":"0x515EEE","value":1},"_frameCounter":{"addr":"0x4EB738","value":5}}}}
+{"ev":"op","eng":"fa","off":14,"op":166,"name":"JumpToDetail","handler":"0x4D2318","depth":0}
+{"ev":"branch","eng":"fa","off":14,"kind":"detail","taken":false,"to":20,"value":1,"limit":1,"global":"_detail","addr":"0x515EEE"}
+{"ev":"op","eng":"fa","off":20,"op":64,"name":"JumpToFrame","handler":"0x4D3134","symbol":"do_anim_jmp","depth":0}
+{"ev":"branch","eng":"fa","off":20,"kind":"frame","taken":true,"to":40,"value":1,"limit":4,"global":"_frameCounter","addr":"0x4EB738"}
+{"ev":"end","eng":"fa","off":40,"reason":"EndObject","clean":true,"ops":2,"faces":0}
+)";
+
+// The same run as a tool on the original executable would write it: globals only by address.
+const char* kTheirsByAddress =
+    R"({"ev":"start","eng":"fa","schema":1,"source":"A.SH","state":{"globals":{"0x515EEE":1,"0x4EB738":{"value":5}}}}
+{"ev":"op","eng":"fa","off":14,"op":166,"name":"JumpToDetail","handler":"0x4D2318","depth":0}
+{"ev":"branch","eng":"fa","off":14,"kind":"detail","taken":false,"to":20,"value":1,"limit":1,"global":"0x515EEE"}
+{"ev":"op","eng":"fa","off":20,"op":64,"name":"JumpToFrame","handler":"0x4D3134","symbol":"do_anim_jmp","depth":0}
+{"ev":"branch","eng":"fa","off":20,"kind":"frame","taken":true,"to":40,"value":1,"limit":4,"global":"4EB738h","addr":"0x4EB738"}
+{"ev":"end","eng":"fa","off":40,"reason":"EndObject","clean":true,"ops":2,"faces":0}
+)";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("trace-diff: FA-45/FA-31 a reference that names globals by address matches ours") {
+  const auto ours = parse_trace(kOursWithGlobals, "ours.jsonl");
+  CHECK(ours.globals.size() == 2);
+  CHECK(ours.globals[0].address == 0x515EEE);
+  const auto theirs = parse_trace(kTheirsByAddress, "ref.jsonl");
+  const auto d = diff_traces(ours, theirs);
+  INFO(d.report);
+  CHECK_FALSE(d.diverged);
+  CHECK(d.state_differences.empty());
+  CHECK(d.report == "traces match: 5 events\n");
+  // Either side may be the one that uses addresses.
+  CHECK_FALSE(diff_traces(theirs, ours).diverged);
+}
+
+TEST_CASE("trace-diff: a divergence in a branch names the field and shows globals by address") {
+  const auto ours = parse_trace(kOursWithGlobals, "ours.jsonl");
+  // The original took the detail branch: the report names "taken".
+  const auto taken =
+      parse_trace(replaced(kTheirsByAddress, R"("taken":false,"to":20)", R"("taken":true,"to":20)"),
+                  "ref.jsonl");
+  const auto d = diff_traces(ours, taken);
+  CHECK(d.diverged);
+  CHECK(d.index == 1);
+  CHECK(d.report.find("first divergence at event 1: \"taken\": false vs true\n") == 0);
+  // A branch that read another global: both named, with their addresses.
+  const auto other = parse_trace(
+      replaced(kTheirsByAddress, R"("global":"0x515EEE")", R"("global":"0x4EB738")"), "ref.jsonl");
+  const auto g = diff_traces(ours, other);
+  CHECK(g.diverged);
+  CHECK(g.report.find("first divergence at event 1: \"global\": \"_detail\" (0x515EEE) vs "
+                      "\"_frameCounter\" (0x4EB738)\n") == 0);
+  // An "addr" that contradicts its "global" is a difference too.
+  const auto wrong_addr =
+      parse_trace(replaced(kTheirsByAddress, R"("global":"4EB738h","addr":"0x4EB738")",
+                           R"("global":"4EB738h","addr":"0x515EEE")"),
+                  "ref.jsonl");
+  const auto w = diff_traces(ours, wrong_addr);
+  CHECK(w.diverged);
+  CHECK(w.index == 3);
+  CHECK(w.report.find("\"addr\" only in theirs") != std::string::npos);
+  // A field only one side has.
+  const auto fewer = parse_trace(replaced(kTheirsByAddress, R"(,"limit":4)", ""), "ref.jsonl");
+  CHECK(diff_traces(ours, fewer)
+            .report.find("first divergence at event 3: \"limit\" only in ours (4)\n") == 0);
+}
+
+TEST_CASE("trace-diff: different start globals are reported by name and address") {
+  const auto ours = parse_trace(kOursWithGlobals, "ours.jsonl");
+  const auto theirs =
+      parse_trace(replaced(kTheirsByAddress, R"("0x515EEE":1)", R"("0x515EEE":3)"), "ref.jsonl");
+  const auto d = diff_traces(ours, theirs);
+  CHECK(d.diverged);
+  REQUIRE(d.state_differences.size() == 1);
+  CHECK(d.state_differences[0] == "_detail (0x515EEE): 1 vs 3");
+  CHECK(d.report.find("the runs start in different states:\n  _detail (0x515EEE): 1 vs 3\n") == 0);
+  CHECK(d.report.find("events match: 5 events\n") != std::string::npos);
+}
+
+TEST_CASE("trace-diff: a plain reference gives its start state as GLOBAL=VALUE lines") {
+  const auto ours = parse_trace(kOursWithGlobals, "ours.jsonl");
+  const auto same = parse_trace(
+      "# state\n0x515EEE=1\n_frameCounter = 0x5\n14 0x4D2318\n"
+      "20 do_anim_jmp\n",
+      "ref.txt");
+  REQUIRE(same.globals.size() == 2);
+  CHECK(same.globals[1].value == 5);
+  const auto ok = diff_traces(ours, same);
+  INFO(ok.report);
+  CHECK_FALSE(ok.diverged);
+  const auto other = parse_trace("515EEEh=0\n0x51CDAA=-4\n14 0x4D2318\n20 0x4D3134\n", "ref.txt");
+  const auto d = diff_traces(ours, other);
+  CHECK(d.diverged);
+  CHECK(d.report.find("the runs start in different states:\n  _detail (0x515EEE): 1 vs 0\n") == 0);
+  // A global ours does not trace is a note, not a difference.
+  CHECK(d.report.find("note: theirs gives 0x51CDAA=-4 (line 2), which ours does not trace\n") !=
+        std::string::npos);
+  CHECK(d.report.find("events match: 2 opcode events\n") != std::string::npos);
+}
+
+TEST_CASE("trace-diff: malformed global lines and start globals name the file and line") {
+  auto error = [](const std::string& text) -> std::string {
+    try {
+      parse_trace(text, "t");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(error("0x515EEE=one\n14 0x10\n") ==
+        "t: line 1: expected \"GLOBAL=VALUE\" (a name or an address like 0x515EEE, an integer), "
+        "got \"0x515EEE=one\"");
+  CHECK(error("=1\n") ==
+        "t: line 1: expected \"GLOBAL=VALUE\" (a name or an address like 0x515EEE, an integer), "
+        "got \"=1\"");
+  CHECK(error("14 0x10\n0x515EEE=1\n") ==
+        "t: line 2: a global's value (GLOBAL=VALUE) after the first \"offset handler\" line; "
+        "give the start state first");
+  CHECK(error(R"({"ev":"start","state":{"globals":[1]}})"
+              "\n") == "t: line 1: \"state.globals\" must be an object");
+  CHECK(error(R"({"ev":"start","state":{"globals":{"_detail":{"addr":"x","value":1}}}})"
+              "\n") ==
+        "t: line 1: state.globals._detail.addr must be an address string like \"0x515EEE\"");
+  CHECK(error(R"({"ev":"start","state":{"globals":{"_detail":"one"}}})"
+              "\n") ==
+        "t: line 1: state.globals._detail must be an integer or {\"addr\": .., \"value\": "
+        "integer}");
+  // A start line alone is a trace with no events but a state.
+  CHECK(error(R"({"ev":"start","state":{}})"
+              "\n") == "t: the trace is empty (no events)");
 }

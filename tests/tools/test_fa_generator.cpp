@@ -1,12 +1,15 @@
 // The synthetic FA shape generator (interp/fa/generator.h) and `shapevm gen fa`: determinism,
 // every generated text assembling into a shape that walks without diagnostics, the project's
-// disasm/asm round trip over 200 generated shapes (a project acceptance test), the structure
-// statistics the benchmarks and fuzzers rely on, clean interpreter runs, and the CLI.
-// SHAPEVM_GEN_STRESS=N runs the per-shape checks over N shapes instead of 200.
+// disasm/asm round trip over 200 generated shapes of each profile (a project acceptance test),
+// the corpus profile's per-feature file counts against the seed's over 1,275 shapes, the stress
+// profile's structure statistics the benchmarks and fuzzers rely on, clean interpreter runs, and
+// the CLI. SHAPEVM_GEN_STRESS=N runs the per-shape checks over N shapes of each profile instead
+// of 200.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -60,28 +63,62 @@ struct Generated {
   fa::WalkResult walk;
 };
 
-Generated generate(uint64_t seed, uint32_t index) {
+Generated generate(uint64_t seed, uint32_t index, fa::GeneratorProfile profile) {
   Generated g;
-  g.text = fa::generate_fa_shape(seed, index);
+  g.text = fa::generate_fa_shape(seed, index, profile);
   g.assembled = fa::assemble_fa(g.text, fa::generated_shape_stem(index) + ".fas");
   g.shape = fa::load_shape(g.assembled.file, fa::generated_shape_stem(index) + ".SH");
   g.walk = fa::walk_shape(g.shape);
   return g;
 }
 
-// The shapes the suite checks: 200 of kSeed, generated once. SHAPEVM_GEN_STRESS=N checks N
-// shapes instead (a longer soak of the same assertions).
-const std::vector<Generated>& shapes() {
-  static const std::vector<Generated> all = [] {
-    uint32_t count = kRoundTripShapes;
-    if (const char* env = std::getenv("SHAPEVM_GEN_STRESS"))
-      count = static_cast<uint32_t>(std::max(1L, std::atol(env)));
+// The shapes the suite checks: 200 of kSeed in each profile (stress first), generated once.
+// SHAPEVM_GEN_STRESS=N checks N of each instead (a longer soak of the same assertions).
+uint32_t per_profile() {
+  uint32_t count = kRoundTripShapes;
+  if (const char* env = std::getenv("SHAPEVM_GEN_STRESS"))
+    count = static_cast<uint32_t>(std::max(1L, std::atol(env)));
+  return count;
+}
+
+const std::vector<Generated>& profile_shapes(fa::GeneratorProfile profile) {
+  static const auto make = [](fa::GeneratorProfile p) {
     std::vector<Generated> out;
-    out.reserve(count);
-    for (uint32_t i = 0; i < count; ++i) out.push_back(generate(kSeed, i));
+    out.reserve(per_profile());
+    for (uint32_t i = 0; i < per_profile(); ++i) out.push_back(generate(kSeed, i, p));
+    return out;
+  };
+  static const std::vector<Generated> stress = make(fa::GeneratorProfile::kStress);
+  static const std::vector<Generated> corpus = make(fa::GeneratorProfile::kCorpus);
+  return profile == fa::GeneratorProfile::kStress ? stress : corpus;
+}
+
+// Both profiles' shapes, for the checks every generated shape must pass.
+const std::vector<const Generated*>& shapes() {
+  static const std::vector<const Generated*> all = [] {
+    std::vector<const Generated*> out;
+    for (auto p : {fa::GeneratorProfile::kStress, fa::GeneratorProfile::kCorpus})
+      for (const auto& g : profile_shapes(p)) out.push_back(&g);
     return out;
   }();
   return all;
+}
+
+// The widths and relations of the x86 guards' compares (`cmp <width> [input], imm` + jcc).
+struct GuardForms {
+  std::set<unsigned> bits;
+  std::set<fa::GuardRelation> relations;
+  size_t reads = 0;
+};
+
+void add_guard_forms(const fa::ShapeInfo& info, GuardForms& forms) {
+  for (const auto& block : info.articulations.blocks)
+    for (const auto& read : block.reads) {
+      if (!read.value) continue;
+      ++forms.reads;
+      forms.bits.insert(read.bits);
+      forms.relations.insert(read.relation);
+    }
 }
 
 // Every face corner names a pool slot that some VertexBuffer earlier in the stream wrote.
@@ -125,16 +162,22 @@ TEST_CASE("fa generator: the same seed and index give the same text; others diff
   CHECK(texts.size() == 50);
   // Pinned output: the generator uses no libm transcendental and no std distribution, so these
   // hashes hold on every platform. Update them only when the generator is changed on purpose.
-  CHECK(fnv1a(fa::generate_fa_shape(1, 0)) == 0x5e4c3ec87853d96full);
-  CHECK(fnv1a(fa::generate_fa_shape(kSeed, 7)) == 0x007ec517bec79459ull);
+  // The stress profile's are the hashes from before the corpus profile existed: --stress gives
+  // the same files as `gen fa` gave then.
+  constexpr auto kStress = fa::GeneratorProfile::kStress;
+  CHECK(fnv1a(fa::generate_fa_shape(1, 0, kStress)) == 0x5e4c3ec87853d96full);
+  CHECK(fnv1a(fa::generate_fa_shape(kSeed, 7, kStress)) == 0x007ec517bec79459ull);
+  CHECK(fnv1a(fa::generate_fa_shape(1, 0)) == 0xab65fda23a158a12ull);
+  CHECK(fnv1a(fa::generate_fa_shape(kSeed, 7)) == 0xdb8e47176770409full);
+  CHECK(fa::generate_fa_shape(1, 0) != fa::generate_fa_shape(1, 0, kStress));
   CHECK(fa::generated_shape_stem(0) == "GEN00001");
   CHECK(fa::generated_shape_stem(99999) == "GEN100000");
 }
 
-TEST_CASE("fa generator: 200 generated shapes assemble, load and walk without diagnostics") {
+TEST_CASE("fa generator: 200 shapes of each profile assemble, load and walk without diagnostics") {
   for (uint32_t i = 0; i < shapes().size(); ++i) {
     CAPTURE(i);
-    const Generated& g = shapes()[i];
+    const Generated& g = *shapes()[i];
     INFO(diagnostics_text(g.walk));
     CHECK(g.walk.diagnostics.empty());
     CHECK(g.assembled.labels.at("end") == stated_end(g.text));
@@ -146,17 +189,17 @@ TEST_CASE("fa generator: 200 generated shapes assemble, load and walk without di
     REQUIRE(g.walk.obj_end_offset.has_value());
     CHECK(*g.walk.obj_end_offset == g.assembled.labels.at("end"));
     CHECK(g.shape.image.trampolines.size() == g.shape.image.imports.size());
-    // Sizes stay realistic: a few KB to a few tens of KB.
-    CHECK(g.assembled.file.size() >= 1500);
+    // Sizes stay realistic: a kilobyte to a few tens of KB.
+    CHECK(g.assembled.file.size() >= 1000);
     CHECK(g.assembled.file.size() <= 40 * 1024);
   }
 }
 
-TEST_CASE("fa generator: disasm/asm round trip over 200 generated shapes is byte-exact") {
+TEST_CASE("fa generator: disasm/asm round trip over 200 shapes of each profile is byte-exact") {
   size_t x86_lines = 0;
   for (uint32_t i = 0; i < shapes().size(); ++i) {
     CAPTURE(i);
-    const Generated& g = shapes()[i];
+    const Generated& g = *shapes()[i];
     const fa::Listing listing = fa::make_listing(g.shape, g.walk);
     const std::string text = fa::render_listing_text(g.shape, listing);
     for (const auto& line : listing.lines) {
@@ -179,17 +222,18 @@ TEST_CASE("fa generator: disasm/asm round trip over 200 generated shapes is byte
   CHECK(x86_lines > 0);
 }
 
-TEST_CASE("fa generator: shapes have the corpus's structure") {
+TEST_CASE("fa generator: stress shapes carry every structure often (coverage and fuzzing)") {
   std::vector<uint32_t> vertices, faces;
   size_t with_x86 = 0, with_frames = 0, with_damage = 0, with_selectors = 0, with_calls = 0,
          with_detail = 0;
   size_t with_untraced = 0, textured = 0;
   std::set<int> scales;
   std::set<uint8_t> face_layouts;
-  const size_t n = shapes().size();
-  for (uint32_t i = 0; i < shapes().size(); ++i) {
+  const auto& stress = profile_shapes(fa::GeneratorProfile::kStress);
+  const size_t n = stress.size();
+  for (uint32_t i = 0; i < n; ++i) {
     CAPTURE(i);
-    const Generated& g = shapes()[i];
+    const Generated& g = stress[i];
     const fa::ShapeInfo info = fa::analyze_shape(g.shape, g.walk);
     CHECK(info.lod_levels() >= 2);
     CHECK(info.lod_sites >= 1);
@@ -246,6 +290,102 @@ TEST_CASE("fa generator: shapes have the corpus's structure") {
   CHECK(any_layout(fa::kLayoutShortIndices));
   CHECK(any_layout(fa::kLayoutByteCenter));
   CHECK(any_layout(fa::kLayoutByteTexcoords));
+  // Every guard form: byte, word and dword compares; ==, != and >= guards. And XformUnmask.
+  GuardForms forms;
+  size_t xform = 0;
+  for (const Generated& g : stress) {
+    const fa::ShapeInfo info = fa::analyze_shape(g.shape, g.walk);
+    add_guard_forms(info, forms);
+    xform += info.opcode_counts.count("XformUnmask");
+  }
+  CHECK(forms.bits == std::set<unsigned>{8, 16, 32});
+  CHECK(forms.relations.size() >= 3);
+  CHECK(xform >= n / 20);
+}
+
+namespace {
+
+// Files of a generated corpus that carry each feature, counted from the static walk as `info`
+// reports them (every block, not one state).
+struct FeatureFiles {
+  uint32_t files = 0, x86 = 0, jump_to_frame = 0, jump_to_damage = 0, jump_to_detail = 0,
+           jump_to_lod = 0, jump_to_lod_ops = 0, unmask = 0, jump = 0, short_jump = 0,
+           xform_unmask = 0;
+  uint32_t lod_files_one_block = 0;  // files with JumpToLOD but no coarser block chained
+  GuardForms guards;
+};
+
+FeatureFiles count_features(fa::GeneratorProfile profile, uint32_t count) {
+  FeatureFiles f;
+  for (uint32_t i = 0; i < count; ++i) {
+    const Generated g = generate(kSeed, i, profile);
+    const fa::ShapeInfo info = fa::analyze_shape(g.shape, g.walk);
+    const auto has = [&](const char* mnemonic) { return info.opcode_counts.count(mnemonic) > 0; };
+    ++f.files;
+    f.x86 += info.x86_blocks > 0;
+    f.jump_to_frame += has("JumpToFrame");
+    f.jump_to_damage += has("JumpToDamage");
+    f.jump_to_detail += has("JumpToDetail");
+    f.jump_to_lod += has("JumpToLOD");
+    f.jump_to_lod_ops += has("JumpToLOD") ? info.opcode_counts.at("JumpToLOD") : 0;
+    f.unmask += has("Unmask");
+    f.jump += has("Jump");
+    f.short_jump += has("ShortJump");
+    f.xform_unmask += has("XformUnmask");
+    f.lod_files_one_block += has("JumpToLOD") && info.lod_levels() < 2;
+    add_guard_forms(info, f.guards);
+  }
+  return f;
+}
+
+// The stated tolerance: three binomial standard deviations of a corpus of `n` files in which a
+// share p = seed / 1275 carry the feature, and never less than 4 files. A fixed seed makes the
+// count itself deterministic; the tolerance says how far another seed may wander.
+uint32_t tolerance(uint32_t seed_files, uint32_t n) {
+  const double p = seed_files / double(fa::kCorpusCounts.files);
+  return std::max<uint32_t>(4, static_cast<uint32_t>(std::ceil(3 * std::sqrt(n * p * (1 - p)))));
+}
+
+}  // namespace
+
+// The corpus profile against the seed's counts over FA_2.LIB's 1,275 shapes (interp/fa/
+// generator.h, docs/fa-generator.md). SHAPEVM_GEN_CORPUS=N generates N files instead of 1,275
+// and scales the seed's counts to N.
+TEST_CASE("fa generator: the default profile's per-feature file counts follow the seed's corpus") {
+  uint32_t n = fa::kCorpusCounts.files;
+  if (const char* env = std::getenv("SHAPEVM_GEN_CORPUS"))
+    n = static_cast<uint32_t>(std::max(100L, std::atol(env)));
+  const FeatureFiles got = count_features(fa::GeneratorProfile::kCorpus, n);
+  const auto& seed = fa::kCorpusCounts;
+  const auto expect = [&](const char* what, uint32_t generated, uint32_t seed_files) {
+    const double scaled = seed_files * double(n) / seed.files;
+    const uint32_t tol = tolerance(seed_files, n);
+    MESSAGE(fmt::format("{:<14} generated {:>4} of {}, seed {:>4} of 1275 (scaled {:.0f}, +-{})",
+                        what, generated, n, seed_files, scaled, tol));
+    CHECK_MESSAGE(std::abs(generated - scaled) <= tol,
+                  fmt::format("{}: {} files, the seed's share is {:.0f} +- {}", what, generated,
+                              scaled, tol));
+  };
+  expect("x86", got.x86, seed.x86);
+  expect("JumpToFrame", got.jump_to_frame, seed.jump_to_frame);
+  expect("JumpToDamage", got.jump_to_damage, seed.jump_to_damage);
+  expect("JumpToDetail", got.jump_to_detail, seed.jump_to_detail);
+  expect("JumpToLOD", got.jump_to_lod, seed.jump_to_lod);
+  expect("Unmask", got.unmask, seed.unmask);
+  expect("Jump", got.jump, seed.jump);
+  expect("ShortJump", got.short_jump, seed.short_jump);
+  expect("XformUnmask", got.xform_unmask, seed.xform_unmask);
+  // LOD blocks chain: 2,064 JumpToLOD over 1,098 files is 1.88 per file; every file with one
+  // has a coarser block chained after its first.
+  const double per_file = got.jump_to_lod_ops / double(std::max(1u, got.jump_to_lod));
+  MESSAGE(fmt::format("JumpToLOD per LOD file: {:.2f} (seed {:.2f})", per_file,
+                      seed.jump_to_lod_ops / double(seed.jump_to_lod)));
+  CHECK(std::abs(per_file - seed.jump_to_lod_ops / double(seed.jump_to_lod)) <= 0.15);
+  CHECK(got.lod_files_one_block == 0);
+  // The guard form the seed names: cmp word [trampoline], imm8, one relation (a switch's case).
+  CHECK(got.guards.reads >= got.x86);
+  CHECK(got.guards.bits == std::set<unsigned>{16});
+  CHECK(got.guards.relations.size() == 1);
 }
 
 TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite without --force") {
@@ -272,6 +412,14 @@ TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite w
   CHECK(forced.exit_code == 0);
   CHECK(shapevm::read_file(dir / "gen" / "GEN00002.SH") != bytes);
 
+  // --stress writes the stress profile's shapes (the mix from before the corpus profile).
+  CliResult stress = run_cli("gen fa --count 2 --seed 7 --stress --force -o " + out);
+  CHECK(stress.exit_code == 0);
+  CHECK(shapevm::read_file(dir / "gen" / "GEN00002.SH") ==
+        fa::assemble_fa(fa::generate_fa_shape(7, 1, fa::GeneratorProfile::kStress), "x.fas").file);
+  // An engine without a stress profile does not take the flag.
+  CHECK(run_cli("gen apache --count 1 --stress -o " + out).exit_code == 2);
+
   CHECK(run_cli("gen fa --count 0 -o " + out).exit_code == 2);
   CHECK(run_cli("gen fa --count 3").exit_code == 2);
 }
@@ -282,7 +430,7 @@ TEST_CASE("fa generator: generated shapes run to a clean end in the interpreter"
   size_t runs = 0;
   for (uint32_t i = 0; i < shapes().size(); ++i) {
     CAPTURE(i);
-    const Generated& g = shapes()[i];
+    const Generated& g = *shapes()[i];
     fa::Interpreter interp(g.shape);
     const uint32_t levels = static_cast<uint32_t>(interp.lod_thresholds().size()) + 1;
     for (uint32_t lod = 0; lod < levels; ++lod) {
