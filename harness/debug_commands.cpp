@@ -388,6 +388,8 @@ void DebugCommands::report(const MoveResult& r) {
                         m.offset, m.text);
   if (!r.hits.empty()) {
     for (const auto& h : r.hits) out_ << "Stopped: " << h.text << "\n";
+  } else if (r.reason == kInterruptedReason) {
+    out_ << "\nStopped: interrupted (Ctrl-C)\n";  // after the terminal's ^C
   } else if (!plain_reason(r.reason)) {
     out_ << "Stopped: " << r.reason << "\n";
   }

@@ -418,7 +418,7 @@ MoveResult Debugger::until(std::optional<uint32_t> offset) {
   return move(
       from,
       [&](const PausePoint& p, uint64_t tick) -> std::optional<std::string> {
-        if (tick == from || p.native() || p.ended() || p.depth() > depth) return std::nullopt;
+        if (tick <= from || p.native() || p.ended() || p.depth() > depth) return std::nullopt;
         if (p.depth() < depth) return std::string("until: the fragment returned");
         if (offset ? p.offset() == *offset : p.offset() > here) return std::string("until");
         return std::nullopt;
@@ -522,7 +522,11 @@ MoveResult Debugger::reverse_continue() {
   ex.record_stops_until(until);
   ++runs_;
   engine_.run(ex, ex);
-  if (interrupted()) return goto_tick(until);  // Ctrl-C during the scan: stay where it began
+  if (interrupted()) {  // Ctrl-C during the scan: stay where it began
+    MoveResult r = goto_tick(until);
+    r.reason = kInterruptedReason;
+    return r;
+  }
   if (!ex.last_recorded_) {
     MoveResult r = goto_tick(0);
     r.reason = "start of run (no earlier breakpoint or watchpoint stop)";
