@@ -24,6 +24,12 @@ std::string show(std::optional<int64_t> v) {
   return v ? fmt::format("{}", *v) : std::string("<none>");
 }
 
+std::string joined(const std::vector<StopHit>& hits) {
+  std::string out;
+  for (const auto& h : hits) out += (out.empty() ? "" : "; ") + h.text;
+  return out;
+}
+
 }  // namespace
 
 std::optional<int64_t> parse_integer(std::string_view text) {
@@ -183,16 +189,20 @@ class Debugger::Execution : public PauseHandler, public EventSink {
     history_.push_back({p.native(), p.ended(), p.depth()});
     std::optional<std::string> reason;
     if (tick >= from_ && breakpoints_) {
-      auto stop = d_.check_stops(p, tick, *this, watch_values_);
-      if (stop && tick > from_) {
+      auto hits = d_.check_stops(p, *this, watch_values_);
+      if (!hits.empty() && tick > from_) {
         if (tick < record_until_) {
-          last_recorded_ = {tick, *stop};
+          last_recorded_ = {tick, std::move(hits)};
         } else {
-          reason = stop;
+          reason = joined(hits);
+          hits_ = std::move(hits);
         }
       }
     }
     if (!reason) reason = goal_(p, tick);
+    // Ctrl-C: only once the replay up to the move's start is done, so a move never lands earlier
+    // than where it began.
+    if (!reason && tick >= from_ && d_.interrupted()) reason = kInterruptedReason;
     if (!reason && p.ended()) reason = "end of run";  // also for a goto beyond the end
     faces_.clear();
     diagnostics_.clear();
@@ -216,7 +226,7 @@ class Debugger::Execution : public PauseHandler, public EventSink {
   bool breakpoints_;
   EventSink* extra_;
   uint64_t record_until_ = 0;
-  std::optional<std::pair<uint64_t, std::string>> last_recorded_;
+  std::optional<std::pair<uint64_t, std::vector<StopHit>>> last_recorded_;
   uint64_t tick_ = 0;
   bool done_ = false;
   std::vector<uint32_t> faces_;
@@ -227,6 +237,7 @@ class Debugger::Execution : public PauseHandler, public EventSink {
   std::vector<DebugMessage> messages_;
   Snapshot snapshot_;
   std::string reason_;
+  std::vector<StopHit> hits_;
 };
 
 Debugger::Debugger(DebugEngine& engine) : engine_(engine) {}
@@ -236,29 +247,9 @@ const DebugVocabulary& Debugger::vocabulary() {
   return *vocabulary_;
 }
 
-std::optional<std::string> Debugger::check_stops(const PausePoint& p, uint64_t tick,
-                                                 const Execution& ex,
-                                                 std::vector<std::optional<int64_t>>& watch) {
-  // Watchpoints: compare every watched value with the previous pause's (the first pause of the
-  // move only sets the baseline).
-  std::optional<std::string> reason;
-  size_t k = 0;
-  const bool first = watch.empty();
-  for (const auto& w : watchpoints_) {
-    for (const auto& name : w.names) {
-      const auto value = p.read(name);
-      if (first) {
-        watch.push_back(value);
-      } else {
-        if (w.enabled && !reason && value != watch[k] && tick > ex.from_)
-          reason =
-              fmt::format("watchpoint {}: {} {} -> {}", w.id, name, show(watch[k]), show(value));
-        watch[k] = value;
-      }
-      ++k;
-    }
-  }
-  if (reason) return reason;
+std::vector<StopHit> Debugger::check_stops(const PausePoint& p, const Execution& ex,
+                                           std::vector<std::optional<int64_t>>& watch) {
+  std::vector<StopHit> hits;
   for (const auto& b : breakpoints_) {
     if (!b.enabled) continue;
     bool hit = false;
@@ -286,9 +277,50 @@ std::optional<std::string> Debugger::check_stops(const PausePoint& p, uint64_t t
         break;
     }
     if (hit && b.condition) hit = b.condition->holds(p.read(b.condition->name));
-    if (hit) return fmt::format("breakpoint {} ({})", b.id, b.describe());
+    if (hit)
+      hits.push_back({b.id, fmt::format("{}breakpoint {} ({})", b.temporary ? "temporary " : "",
+                                        b.id, b.describe())});
   }
-  return std::nullopt;
+  // Watchpoints: compare every watched value with the previous pause's (the first pause of the
+  // move only sets the baseline). Every value is updated, also when a breakpoint holds here.
+  size_t k = 0;
+  const bool first = watch.empty();
+  for (const auto& w : watchpoints_) {
+    bool reported = false;
+    for (const auto& name : w.names) {
+      const auto value = p.read(name);
+      if (first) {
+        watch.push_back(value);
+      } else {
+        if (w.enabled && !reported && value != watch[k]) {
+          hits.push_back({w.id, fmt::format("watchpoint {}: {} {} -> {}", w.id, name,
+                                            show(watch[k]), show(value))});
+          reported = true;
+        }
+        watch[k] = value;
+      }
+      ++k;
+    }
+  }
+  return hits;
+}
+
+void Debugger::record_hits(const std::vector<StopHit>& hits) {
+  for (const auto& h : hits) {
+    for (auto& b : breakpoints_)
+      if (b.id == h.id) ++b.hits;
+    for (auto& w : watchpoints_)
+      if (w.id == h.id) ++w.hits;
+    std::erase_if(breakpoints_, [&](const Breakpoint& b) { return b.id == h.id && b.temporary; });
+  }
+}
+
+MoveResult Debugger::stop_at(uint64_t tick, std::vector<StopHit> hits) {
+  MoveResult r = goto_tick(tick);
+  r.reason = joined(hits);
+  record_hits(hits);
+  r.hits = std::move(hits);
+  return r;
 }
 
 MoveResult Debugger::move(uint64_t from_tick, const Goal& goal, bool breakpoints,
@@ -300,7 +332,8 @@ MoveResult Debugger::move(uint64_t from_tick, const Goal& goal, bool breakpoints
     throw DebugError("the engine's run ended without reporting its end to the debugger");
   current_ = std::move(ex.snapshot_);
   history_ = std::move(ex.history_);
-  return {ex.reason_, std::move(ex.messages_)};
+  record_hits(ex.hits_);
+  return {ex.reason_, std::move(ex.messages_), std::move(ex.hits_)};
 }
 
 void Debugger::require_running() const {
@@ -365,6 +398,36 @@ MoveResult Debugger::next(uint64_t n) {
     if (r.reason != "next") break;
   }
   return r;
+}
+
+MoveResult Debugger::nexti(uint64_t n) {
+  require_running();
+  const uint64_t from = current_.tick;
+  const uint32_t depth = current_.depth;
+  uint64_t count = 0;
+  return move(
+      from,
+      [&](const PausePoint& p, uint64_t tick) -> std::optional<std::string> {
+        if (tick > from && p.depth() <= depth && ++count == n) return std::string("nexti");
+        return std::nullopt;
+      },
+      true);
+}
+
+MoveResult Debugger::until(std::optional<uint32_t> offset) {
+  require_running();
+  const uint64_t from = current_.tick;
+  const uint32_t depth = current_.depth;
+  const uint32_t here = current_.offset;  // inside native code: its block's bytecode offset
+  return move(
+      from,
+      [&](const PausePoint& p, uint64_t tick) -> std::optional<std::string> {
+        if (tick <= from || p.native() || p.ended() || p.depth() > depth) return std::nullopt;
+        if (p.depth() < depth) return std::string("until: the fragment returned");
+        if (offset ? p.offset() == *offset : p.offset() > here) return std::string("until");
+        return std::nullopt;
+      },
+      true);
 }
 
 MoveResult Debugger::finish() {
@@ -463,15 +526,18 @@ MoveResult Debugger::reverse_continue() {
   ex.record_stops_until(until);
   ++runs_;
   engine_.run(ex, ex);
+  if (interrupted()) {  // Ctrl-C during the scan: stay where it began
+    MoveResult r = goto_tick(until);
+    r.reason = kInterruptedReason;
+    return r;
+  }
   if (!ex.last_recorded_) {
     MoveResult r = goto_tick(0);
     r.reason = "start of run (no earlier breakpoint or watchpoint stop)";
     return r;
   }
-  const auto [tick, reason] = *ex.last_recorded_;
-  MoveResult r = goto_tick(tick);
-  r.reason = reason;
-  return r;
+  auto [tick, hits] = std::move(*ex.last_recorded_);
+  return stop_at(tick, std::move(hits));
 }
 
 MoveResult Debugger::set(const std::string& assignment) {

@@ -5,6 +5,7 @@
 // state at tick T is the same whichever way the debugger got there.
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -47,6 +48,8 @@ struct Breakpoint {
   DiagnosticLevel level = DiagnosticLevel::kWarning;
   std::optional<Condition> condition;
   bool enabled = true;
+  bool temporary = false;  // tbreak: deleted once it has stopped the debugger
+  uint64_t hits = 0;       // how often it stopped the debugger (forwards or backwards)
   std::string describe() const;
 };
 
@@ -57,6 +60,7 @@ struct Watchpoint {
   std::string expression;
   std::vector<std::string> names;
   bool enabled = true;
+  uint64_t hits = 0;
 };
 
 // A message an engine emitted between the start and the end of a move.
@@ -67,9 +71,20 @@ struct DebugMessage {
   std::string text;
 };
 
+// One breakpoint or watchpoint that holds at the stop: its id and how it is reported.
+struct StopHit {
+  int id = 0;
+  std::string text;  // "breakpoint 1 (at 0x0042)", "watchpoint 2: pool[3].x 0 -> 5"
+};
+
 struct MoveResult {
-  std::string reason;  // why it stopped: "step", "breakpoint 1 (0x0042)", "end of run", ...
+  // Why it stopped: "step", "end of run", "interrupted", or the hits joined by "; " (breakpoints
+  // first, so a reason starting with "breakpoint N" names the first breakpoint hit).
+  std::string reason;
   std::vector<DebugMessage> messages;
+  // Every breakpoint and watchpoint that holds at the stop: one instruction can reach a
+  // breakpoint's offset and change a watched value at once, and both are reported.
+  std::vector<StopHit> hits = {};
 };
 
 // Thrown by moves that make no sense at the current position (finish at the outermost level, ...).
@@ -93,9 +108,14 @@ class Debugger {
   MoveResult step(uint64_t n = 1);   // n bytecode instructions (breakpoints interrupt)
   MoveResult stepi(uint64_t n = 1);  // n pause points: native instructions inside blocks
   MoveResult next(uint64_t n = 1);   // like step, but a call runs to its return
-  MoveResult finish();               // to the instruction after the current fragment returns
-  MoveResult native_finish();        // out of the current native block (DebugError without one)
-  MoveResult cont();                 // to a breakpoint, a watchpoint or the end
+  MoveResult nexti(uint64_t n = 1);  // n pause points, a call running to its return (gdb's ni)
+  // gdb's until: to the next bytecode instruction past the current offset at this depth or above
+  // (so a backward jump closing a loop runs the loop out), or, with an offset, to that offset at
+  // this depth or above; either way also stops when the current fragment returns.
+  MoveResult until(std::optional<uint32_t> offset = std::nullopt);
+  MoveResult finish();         // to the instruction after the current fragment returns
+  MoveResult native_finish();  // out of the current native block (DebugError without one)
+  MoveResult cont();           // to a breakpoint, a watchpoint or the end
   // Backward, exact.
   MoveResult back(uint64_t n = 1);  // n bytecode instructions back
   MoveResult reverse_next();  // back over calls: to the previous instruction at this depth or above
@@ -114,6 +134,11 @@ class Debugger {
   bool remove(int id);
   bool enable(int id, bool on);
   bool set_condition(int id, std::optional<Condition> c);
+
+  // A flag a signal handler sets (Ctrl-C): while it is non-zero every move stops at the next pause
+  // point with the reason "interrupted". nullptr: moves are not interruptible.
+  void set_interrupt_flag(const volatile std::sig_atomic_t* flag) { interrupt_ = flag; }
+  bool interrupted() const { return interrupt_ && *interrupt_ != 0; }
   const std::vector<Breakpoint>& breakpoints() const { return breakpoints_; }
   const std::vector<Watchpoint>& watchpoints() const { return watchpoints_; }
 
@@ -132,8 +157,11 @@ class Debugger {
 
   MoveResult move(uint64_t from_tick, const Goal& goal, bool breakpoints,
                   EventSink* extra = nullptr);
-  std::optional<std::string> check_stops(const PausePoint& p, uint64_t tick, const Execution& ex,
-                                         std::vector<std::optional<int64_t>>& watch_values);
+  std::vector<StopHit> check_stops(const PausePoint& p, const Execution& ex,
+                                   std::vector<std::optional<int64_t>>& watch_values);
+  // Counts the hits of a stop and deletes the temporary breakpoints among them.
+  void record_hits(const std::vector<StopHit>& hits);
+  MoveResult stop_at(uint64_t tick, std::vector<StopHit> hits);
   void require_running() const;
 
   DebugEngine& engine_;
@@ -144,10 +172,14 @@ class Debugger {
   std::vector<Watchpoint> watchpoints_;
   int next_id_ = 1;
   uint64_t runs_ = 0;
+  const volatile std::sig_atomic_t* interrupt_ = nullptr;
 };
 
 // "42", "-7", "0x2a": nullopt unless the whole text is one integer.
 std::optional<int64_t> parse_integer(std::string_view text);
+
+// The reason of a move stopped by the interrupt flag (Ctrl-C).
+inline constexpr const char* kInterruptedReason = "interrupted";
 
 // The error for native-code commands on an engine that declares none.
 inline constexpr const char* kNoNativeCode = "this engine has no native code";

@@ -207,6 +207,10 @@ struct ListingLine {
   std::optional<uint32_t> offset;  // the instruction on this line, if any
   bool native = false;             // a native (x86) instruction
   std::string text;
+  // A native line's instruction as the listing writes it, with the program's own names for
+  // relocated addresses (`cmp word ptr [_PLgearDown], 1`): the debugger shows this, never the
+  // address the instruction happens to run at. Empty when the engine has no such text.
+  std::string native_text = {};
 };
 
 }  // namespace shapevm

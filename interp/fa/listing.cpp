@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -245,6 +246,14 @@ class ListingBuilder {
     return fmt::format("{}+{}", label->second, t - base);
   }
 
+  // The name a relocated dword goes by: its label, or the import whose trampoline it points at;
+  // nullopt when it points outside CODE.
+  std::optional<std::string> reloc_name(const RelocRef& r) const {
+    if (r.target) return ref(*r.target).value_or("?");
+    if (!r.stub.empty()) return r.stub;
+    return std::nullopt;
+  }
+
   std::string bytes_with_relocs(uint32_t offset, uint32_t size) const {
     std::string out;
     uint32_t pos = offset;
@@ -252,11 +261,8 @@ class ListingBuilder {
       if (!out.empty()) out.push_back(' ');
       auto r = relocs_.find(pos);
       if (r != relocs_.end() && pos + 4 <= offset + size) {
-        if (r->second.target) {
-          auto name = ref(*r->second.target);
-          out += "{" + name.value_or("?") + "}";
-        } else if (!r->second.stub.empty()) {
-          out += "{" + r->second.stub + "}";
+        if (auto name = reloc_name(r->second)) {
+          out += "{" + *name + "}";
         } else {
           out += fmt::format("{{=0x{:08x}}}", r->second.raw_value);
         }
@@ -267,6 +273,36 @@ class ListingBuilder {
       }
     }
     return out;
+  }
+
+  // Capstone writes a relocated dword as the number the file stores (an address in the image);
+  // the listing writes its name instead, as the line's `{...}` bytes do: `cmp word ptr
+  // [_PLgearDown], 1`, `push do_start_interp`, `push L_0223`. The debugger shows the same text.
+  std::string symbolic_x86(std::string text, uint32_t offset, uint32_t size) const {
+    for (auto it = relocs_.lower_bound(offset); it != relocs_.end() && it->first < offset + size;
+         ++it) {
+      const auto name = reloc_name(it->second);
+      if (!name || *name == "?") continue;  // a CODE target without a line keeps its number
+      replace_number(text, it->second.raw_value, *name);
+    }
+    return text;
+  }
+
+  // Replaces `0x<value>` where it stands as a whole number in Capstone's text.
+  static void replace_number(std::string& text, uint32_t value, const std::string& name) {
+    const std::string number = fmt::format("0x{:x}", value);
+    const auto word = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    for (size_t at = text.find(number); at != std::string::npos; at = text.find(number, at)) {
+      const size_t end = at + number.size();
+      if ((at > 0 && word(text[at - 1])) || (end < text.size() && word(text[end]))) {
+        at = end;
+        continue;
+      }
+      text.replace(at, number.size(), name);
+      at += name.size();
+    }
   }
 
   bool overlaps_reloc(uint32_t offset, uint32_t size) const {
@@ -307,9 +343,10 @@ class ListingBuilder {
         line.kind = "x86";
         line.mnemonic = "x86";
         line.text = "x86 " + bytes_with_relocs(seg.offset, seg.size);
-        line.comment = fmt::format("{:04x}: {}{}", seg.offset, seg.x86_text,
+        line.x86_text = symbolic_x86(seg.x86_text, seg.offset, seg.size);
+        line.comment = fmt::format("{:04x}: {}{}", seg.offset, line.x86_text,
                                    seg.x86_valid ? "" : " (not x86)");
-        annotate_relocs(line, seg.offset, seg.size);
+        if (line.x86_text == seg.x86_text) annotate_relocs(line, seg.offset, seg.size);
         set_operand(line, "capstone", seg.x86_text);
         break;
       case ItemKind::kStub: {

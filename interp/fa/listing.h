@@ -2,7 +2,8 @@
 // `shapevm asm` turns a listing back into the identical file. Offsets and raw bytes ride in
 // comments; jump, call, selector and frame targets become labels; x86 regions are shown one
 // Capstone instruction per line with relocated pointers written symbolically ({label} or
-// {import}); bytes that no instruction syntax reproduces exactly are written as `.db`.
+// {import} in the bytes, the label or import name in the Capstone text); bytes that no instruction
+// syntax reproduces exactly are written as `.db`.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@ struct ListingLine {
   std::string mnemonic;  // instruction mnemonic, "x86", ".db", ".stub", ...
   std::string text;      // the assembler text of the line (without label/comment)
   std::string comment;   // decoded detail: handler, flags, targets, Capstone text
+  std::string x86_text;  // x86 lines: the Capstone text with relocated values named (symbolic)
   nlohmann::json operands = nlohmann::json::object();
   std::vector<std::string> continuation;  // extra lines (VertexBuffer's `v x, y, z`)
 };

@@ -25,8 +25,8 @@ std::vector<shapevm::ListingLine> listing_lines_of(const Listing& listing) {
       body += " ; " + line.comment;
     }
     const bool code = line.kind == "instruction" || line.kind == "x86";
-    out.push_back(
-        {code ? std::optional<uint32_t>(line.offset) : std::nullopt, line.kind == "x86", body});
+    out.push_back({code ? std::optional<uint32_t>(line.offset) : std::nullopt, line.kind == "x86",
+                   body, line.x86_text});
     for (const auto& c : line.continuation) out.push_back({std::nullopt, false, "        " + c});
   }
   return out;

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <sstream>
 
 #include "core/input_error.h"
@@ -301,6 +302,122 @@ TEST_CASE("debugger: reverse-continue stops at the latest earlier breakpoint hit
   CHECK(d.current() == second);
   d.reverse_continue();
   CHECK(d.current() == first);
+}
+
+TEST_CASE("debugger: a breakpoint and a watchpoint that hold at one pause are both reported") {
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  // The VertexBuffer writes pool[0]; the instruction after it is the first Face.
+  const int b = d.add_breakpoint(mnemonic("Face"));
+  const int w = d.add_watchpoint("pool[0]");
+  auto r = d.cont();
+  CHECK(d.current().mnemonic == "Face");
+  REQUIRE(r.hits.size() == 2);
+  CHECK(r.hits[0].id == b);
+  CHECK(r.hits[0].text == "breakpoint 1 (on Face)");
+  CHECK(r.hits[1].id == w);
+  CHECK(r.hits[1].text == "watchpoint 2: pool[0].x <none> -> 0");
+  CHECK(r.reason == "breakpoint 1 (on Face); watchpoint 2: pool[0].x <none> -> 0");
+  CHECK(d.breakpoints()[0].hits == 1);
+  CHECK(d.watchpoints()[0].hits == 1);
+  // The next Face changes no pool row: the breakpoint alone.
+  r = d.cont();
+  REQUIRE(r.hits.size() == 1);
+  CHECK(r.hits[0].id == b);
+  CHECK(d.breakpoints()[0].hits == 2);
+  // reverse-continue stops at the double stop again and reports both again.
+  r = d.reverse_continue();
+  CHECK(r.hits.size() == 2);
+  CHECK(d.breakpoints()[0].hits == 3);
+  CHECK(d.watchpoints()[0].hits == 2);
+}
+
+TEST_CASE("debugger: tbreak stops once; nexti runs calls whole; until leaves the fragment") {
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  const uint32_t unmask = listing_offset(engine, "Unmask");
+  Breakpoint once = mnemonic("Unmask");
+  once.temporary = true;
+  d.add_breakpoint(once);
+  auto r = d.cont();
+  CHECK(r.reason == "temporary breakpoint 1 (on Unmask)");
+  CHECK(d.current().offset == unmask);
+  CHECK(d.breakpoints().empty());
+  const uint64_t at = d.current().tick;
+  d.nexti();  // over the call: back at depth 0, past the whole fragment
+  CHECK(d.current().depth == 0);
+  CHECK(d.current().tick > at + 1);
+  d.goto_tick(at);
+  d.stepi();  // into it
+  CHECK(d.current().depth == 1);
+  // until: each stop is further on in this fragment (calls run whole) or after its return.
+  for (int guard = 0; d.current().depth == 1 && guard < 20; ++guard) {
+    const uint32_t here = d.current().offset;
+    r = d.until();
+    if (d.current().depth == 1) {
+      CHECK(r.reason == "until");
+      CHECK(d.current().offset > here);
+    } else {
+      CHECK(r.reason == "until: the fragment returned");
+    }
+  }
+  CHECK(d.current().depth == 0);
+  CHECK(d.current().mnemonic == "ShortJump");
+  // until OFFSET: to that offset at this depth (the second Unmask is at depth 0 too).
+  const uint32_t fin = listing_offset(engine, "Unmask", 2);
+  r = d.until(fin);
+  CHECK(r.reason == "until");
+  CHECK(d.current().offset == fin);
+  d.cont();
+  CHECK(d.current().ended);  // the temporary breakpoint is gone: nothing stops the run
+}
+
+TEST_CASE("debugger: the interrupt flag stops a move where it is and the next move goes on") {
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  d.step(3);
+  volatile std::sig_atomic_t flag = 1;
+  d.set_interrupt_flag(&flag);
+  auto r = d.cont();
+  CHECK(r.reason == harness::kInterruptedReason);
+  CHECK(d.current().tick == 3);  // never earlier than where the move began
+  CHECK_FALSE(d.current().ended);
+  flag = 0;
+  d.cont();
+  CHECK(d.current().ended);
+  flag = 1;
+  r = d.reverse_continue();  // interrupted during its scan: stays where it began
+  CHECK(r.reason == harness::kInterruptedReason);
+  CHECK(d.current().ended);
+  d.set_interrupt_flag(nullptr);
+}
+
+TEST_CASE("debugger: at a terminal an empty line repeats the last move; a script skips it") {
+  harness::ProgramDebugEngine engine = debug_engine(options("jet.SH"));
+  Debugger d(engine);
+  d.restart();
+  std::ostringstream out;
+  harness::DebugRepl repl(d, out);
+  std::istringstream typed("step 2\n\n\nbreak Face\n\nprint steps\n\n");
+  repl.run(typed, true);
+  CHECK(d.current().steps == 6);       // step 2, repeated twice
+  CHECK(d.breakpoints().size() == 1);  // break is not repeated
+  CHECK(repl.errors() == 0);
+  const std::string text = out.str();
+  size_t printed = 0;
+  for (size_t at = text.find("steps = 6"); at != std::string::npos;
+       at = text.find("steps = 6", at + 1))
+    ++printed;
+  CHECK(printed == 2);  // print repeats
+
+  d.restart();
+  std::istringstream script("step 2\n\n\n");
+  harness::DebugRepl batch(d, out);
+  batch.run(script, false);
+  CHECK(d.current().steps == 2);
 }
 
 TEST_CASE("debugger: the partial frame grows in painter's order up to the frame render draws") {

@@ -102,16 +102,16 @@ TEST_CASE("cli debug: FA-18 x86 si shows the gear guard's instructions and x86 f
   const std::string entry = output_of(r.out, "continue");
   CHECK(entry.find("Stopped: breakpoint 1 (on entering x86)") != std::string::npos);
   CHECK(entry.find("=> x86 0x") != std::string::npos);
-  CHECK(entry.find(": cmp word ptr [") != std::string::npos);
+  CHECK(entry.find(": cmp word ptr [_PLgearDown], 1") != std::string::npos);
   CHECK(entry.find("eax=0x") != std::string::npos);
   CHECK(output_of(r.out, "si").find(": jne 0x") != std::string::npos);
-  CHECK(output_of(r.out, "si", 2).find(": push 0x") != std::string::npos);
+  CHECK(output_of(r.out, "si", 2).find(": push L_") != std::string::npos);  // the arm's label
   const std::string resume = output_of(r.out, "x86 finish");
   CHECK(resume.find("Stopped: x86 finish: back in the bytecode") != std::string::npos);
   CHECK(resume.find("=> " + arm + ": Unmask @") != std::string::npos);
   // set restarts and keeps the breakpoint; without the gear the guard skips the arm.
   CHECK(output_of(r.out, "set _PLgearDown=0").find("=> 0x000e: PtrToObjEnd") != std::string::npos);
-  CHECK(output_of(r.out, "info breakpoints").find("1   breakpoint on  on entering x86") !=
+  CHECK(output_of(r.out, "info breakpoints").find("1    breakpoint  keep y   on entering x86\n") !=
         std::string::npos);
   const std::string skipped = output_of(r.out, "x86 finish", 2);
   // the guard's jne lands in the second block, which re-enters after the arm
