@@ -58,12 +58,18 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember({"obj", "gltf", "glb"}));
   cmd->add_option("--textures", o->frame.textures,
                   "Where the textures are (for their sizes; FA: a directory or .LIB)");
+  o->frame.size = default_frame_size();
+  cmd->add_option("--size", o->frame.size,
+                  "WIDTHxHEIGHT of the frame the state is chosen for (the LOD a program picks can "
+                  "depend on it)")
+      ->capture_default_str();
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
     const std::string format = export_format(o->format, o->output);
     const Overwrite overwrite = o->force ? Overwrite::kAllow : Overwrite::kRefuse;
-    OpenedProgram p = open_for_run(o->input, o->frame, o->state, 640, 480);
+    auto [width, height] = parse_size(o->frame.size);
+    OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
     std::optional<ExportScene> scene = p.program->export_scene(p.state);
     RunOutcome r;
     if (scene) {
@@ -72,7 +78,7 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
       harness::MeshCollector mesh;
       r = p.program->run(p.state, mesh);
       std::map<std::string, std::array<int, 2>> sizes;
-      const RenderSetup setup = p.program->render_setup(640, 480);
+      const RenderSetup setup = p.program->render_setup(width, height);
       // The engine's textures (given, or where it looks by default) give their sizes.
       if (setup.textures) {
         for (const auto& f : mesh.faces()) {

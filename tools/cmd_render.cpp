@@ -28,14 +28,15 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   add_input_options(cmd, o->input,
                     "The program: a file or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:NAME)");
   cmd->add_option("-o,--output", o->output, "The PNG to write")->required();
-  add_frame_options(cmd, o->frame, "640x480");
+  add_frame_options(cmd, o->frame);
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
     harness::ProgramFrame frame = harness::render_program(
-        *p.program, p.state, static_cast<uint8_t>(o->frame.background.value_or(0)));
+        *p.program, p.state,
+        static_cast<uint8_t>(o->frame.background.value_or(p.program->example_background())));
     if (!o->force && std::filesystem::exists(o->output))
       throw InputError(o->output, "already exists (not overwritten; pass --force to replace it)");
     raster::write_indexed_png(o->output, frame.frame, frame.palette);
