@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "core/trig_q15.h"
 
@@ -27,5 +28,10 @@ struct ViewSetup {
 };
 
 ViewSetup make_view(const CameraSpec& camera);
+
+// The distance at which these shape-space vertices, seen at the camera's heading and pitch, fill
+// the frame (interp/common/camera_fit.h): the default camera and `--camera fit`.
+int32_t fit_camera_distance(std::span<const std::array<int16_t, 3>> vertices,
+                            const CameraSpec& camera, int width, int height);
 
 }  // namespace shapevm::fa

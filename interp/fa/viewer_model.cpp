@@ -58,9 +58,8 @@ ViewerState FaViewerModel::initial_state() const {
   s.destroyed = base_.destroyed_flag();
   s.effects = (base_.effects & kEffectsForceFinestLod) != 0;
   s.camera = {base_.camera.distance, base_.camera.heading, base_.camera.pitch};
-  if (s.camera.distance <= 0)  // the interpreter's own default (interp/fa/assumptions.h)
-    s.camera.distance =
-        std::max<int32_t>(1, shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
+  if (s.camera.distance <= 0)  // the interpreter's own default: the camera that fits the shape
+    s.camera.distance = interp_->fit_distance(base_.camera, opening_.width, opening_.height);
   // Every input opens at its default: the value --set gave it, else the engine's.
   s.inputs.assign(caps_.inputs.size(), std::nullopt);
   return s;
