@@ -188,7 +188,8 @@ class FaEngine : public Engine {
     return "N synthetic Fighters Anthology shapes (GEN00001.SH, ...) with the corpus's "
            "structure: 2-4\nLOD blocks with hundreds of vertices and faces, Unmask fragments, "
            "draw-order selectors, frame\ntables, damage branches, untraced opcodes and, on about "
-           "40%, x86 articulation selectors.";
+           "40%, x86 articulation selectors. Also PALETTE.PAL: the built-in palette in the\n"
+           "game's 6-bit form, for --palette.";
   }
   std::vector<std::string> generated_names(const GenerateRequest& request) const override {
     std::vector<std::string> out;
@@ -196,6 +197,7 @@ class FaEngine : public Engine {
       out.push_back(generated_shape_stem(i) + ".SH");
       if (request.text) out.push_back(generated_shape_stem(i) + ".fas");
     }
+    out.emplace_back(kGeneratedPaletteName);
     return out;
   }
   void generate(const GenerateRequest& request,
@@ -206,6 +208,7 @@ class FaEngine : public Engine {
       write({stem + ".SH", assemble_fa(text, stem + ".fas").file});
       if (request.text) write({stem + ".fas", std::vector<uint8_t>(text.begin(), text.end())});
     }
+    write({std::string(kGeneratedPaletteName), encode_pal(raster::default_palette())});
   }
 
   // The PE writer's round trip: the listing `disasm` prints, assembled again (docs/fa-asm.md).
