@@ -88,6 +88,8 @@ std::vector<std::pair<std::string, std::string>> bundled_examples() {
 
 }  // namespace
 
+using shapevm::OpenOptions;
+
 TEST_CASE("frames: view --headless frame 0 is render's frame by default, for every engine") {
   ScratchDir dir;
   for (size_t i = 0; i < kOnePerEngine.size(); ++i) {

@@ -80,6 +80,8 @@ TEST_CASE("cli render: writes an indexed PNG of the requested size; state option
   CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --size 0x5")
             .exit_code == 2);
   CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera 1,2")
+            .exit_code == 2);  // exactly three values, or fit
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera fit")
             .exit_code == 0);
   CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera x")
             .exit_code == 2);

@@ -267,8 +267,8 @@ TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite w
   REQUIRE(pal.size() == 768);
   const auto read = fa::read_pal(pal, "PALETTE.PAL");
   for (size_t i = 0; i < 256; ++i) {
-    CHECK(read.colors[i].r >> 2 == raster::default_palette().colors[i].r >> 2);
-    CHECK(read.colors[i].b >> 2 == raster::default_palette().colors[i].b >> 2);
+    CHECK((read.colors[i].r >> 2) == (raster::default_palette().colors[i].r >> 2));
+    CHECK((read.colors[i].b >> 2) == (raster::default_palette().colors[i].b >> 2));
   }
   // The files are the generator's shapes for seed 7.
   const auto bytes = shapevm::read_file(dir / "gen" / "GEN00002.SH");
