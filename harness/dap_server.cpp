@@ -108,6 +108,7 @@ void DapServer::respond(const json& request, bool success, json body, const std:
             {"command", request.value("command", "")},
             {"success", success}};
   if (!body.is_null()) r["body"] = std::move(body);
+  responded_ = true;
   if (!success) {
     ++errors_;
     r["message"] = message;
@@ -198,6 +199,7 @@ json DapServer::variables(int reference) const {
 }
 
 void DapServer::handle(const json& request) {
+  responded_ = false;
   const std::string command = request.value("command", "");
   const json args = request.value("arguments", json::object());
   try {
@@ -322,11 +324,13 @@ void DapServer::handle(const json& request) {
       return;
     }
     if (command == "configurationDone") {
-      respond(request, true);
       if (stop_on_entry_) {
+        respond(request, true);
         stopped({"start of run", {}}, "entry");
       } else {
-        stopped(d.cont(), "step");
+        const MoveResult r = d.cont();  // before the response, so a failure answers once
+        respond(request, true);
+        stopped(r, "step");
       }
       return;
     }
@@ -342,40 +346,40 @@ void DapServer::handle(const json& request) {
       respond(request, true, {{"content", text}, {"mimeType", "text/plain"}});
       return;
     }
+    // A move is made before its response: when it fails (the run has ended, no caller to return
+    // to) the request gets one response, the error, and no stopped event. Responding first and
+    // then failing would answer the same request twice, success and then failure.
     const bool instruction = args.value("granularity", "") == "instruction";
+    auto answer_move = [&](const MoveResult& r, const std::string& reason, json body = nullptr) {
+      respond(request, true, std::move(body));
+      stopped(r, reason);
+    };
     if (command == "continue") {
-      respond(request, true, {{"allThreadsContinued", true}});
-      stopped(d.cont(), "step");
+      answer_move(d.cont(), "step", {{"allThreadsContinued", true}});
       return;
     }
     if (command == "next") {
-      respond(request, true);
-      stopped(instruction ? d.stepi() : d.next(), "step");
+      answer_move(instruction ? d.stepi() : d.next(), "step");
       return;
     }
     if (command == "stepIn") {
-      respond(request, true);
-      stopped(instruction ? d.stepi() : d.step(), "step");
+      answer_move(instruction ? d.stepi() : d.step(), "step");
       return;
     }
     if (command == "stepOut") {
-      respond(request, true);
-      stopped(d.current().native ? d.native_finish() : d.finish(), "step");
+      answer_move(d.current().native ? d.native_finish() : d.finish(), "step");
       return;
     }
     if (command == "stepBack") {
-      respond(request, true);
-      stopped(instruction ? d.reverse_stepi() : d.reverse_next(), "step");
+      answer_move(instruction ? d.reverse_stepi() : d.reverse_next(), "step");
       return;
     }
     if (command == "reverseContinue") {
-      respond(request, true);
-      stopped(d.reverse_continue(), "step");
+      answer_move(d.reverse_continue(), "step");
       return;
     }
     if (command == "restart") {
-      respond(request, true);
-      stopped(d.restart(), "entry");
+      answer_move(d.restart(), "entry");
       return;
     }
     if (command == "pause") {
@@ -483,14 +487,25 @@ void DapServer::handle(const json& request) {
     }
     respond(request, false, nullptr, fmt::format("unsupported request \"{}\"", command));
   } catch (const DebugError& e) {
-    respond(request, false, nullptr, e.what());
+    fail_once(request, e.what());
   } catch (const InputError& e) {
-    respond(request, false, nullptr, e.what());
+    fail_once(request, e.what());
   } catch (const std::invalid_argument& e) {
-    respond(request, false, nullptr, e.what());
+    fail_once(request, e.what());
   } catch (const json::exception& e) {
-    respond(request, false, nullptr, fmt::format("malformed arguments: {}", e.what()));
+    fail_once(request, fmt::format("malformed arguments: {}", e.what()));
   }
+}
+
+void DapServer::fail_once(const json& request, const std::string& message) {
+  // Every request gets exactly one response. An error after the response was sent (while
+  // describing a stop) cannot become a second response: the client is told on its console.
+  if (!responded_) {
+    respond(request, false, nullptr, message);
+    return;
+  }
+  ++errors_;
+  event("output", {{"category", "stderr"}, {"output", message + "\n"}});
 }
 
 }  // namespace shapevm::harness

@@ -39,6 +39,8 @@ class DapServer {
   void handle(const nlohmann::json& request);
   void respond(const nlohmann::json& request, bool success, nlohmann::json body = nullptr,
                const std::string& message = "");
+  // The error response to `request`, or an output event when it was already answered.
+  void fail_once(const nlohmann::json& request, const std::string& message);
   void event(const std::string& name, nlohmann::json body = nullptr);
   void stopped(const MoveResult& r, const std::string& default_reason);
   nlohmann::json source_json() const;
@@ -51,6 +53,7 @@ class DapServer {
   int seq_ = 1;
   int errors_ = 0;
   bool done_ = false;
+  bool responded_ = false;  // whether the request being handled has had its response
   bool stop_on_entry_ = true;
   std::unique_ptr<Session> session_;
 };

@@ -60,6 +60,8 @@ class DebugEngine {
   virtual FrameSettings frame_settings() const = 0;
   virtual TextureLookup textures() const { return {}; }
   virtual std::pair<int, int> frame_size() const { return {640, 480}; }
+  // The palette index frames are cleared to: the engine's default, as render and view use it.
+  virtual uint8_t background() const { return 0; }
 };
 
 }  // namespace shapevm::harness

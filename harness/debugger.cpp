@@ -606,9 +606,9 @@ bool Debugger::set_condition(int id, std::optional<Condition> c) {
   return false;
 }
 
-raster::Framebuffer Debugger::partial_frame(uint8_t background) {
+raster::Framebuffer Debugger::partial_frame(std::optional<uint8_t> background) {
   const auto [width, height] = engine_.frame_size();
-  raster::Framebuffer frame(width, height, background);
+  raster::Framebuffer frame(width, height, background.value_or(engine_.background()));
   FrameRenderer renderer(frame, engine_.frame_settings(), engine_.textures());
   const uint64_t target = current_.tick;
   move(

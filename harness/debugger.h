@@ -142,8 +142,9 @@ class Debugger {
   const std::vector<Breakpoint>& breakpoints() const { return breakpoints_; }
   const std::vector<Watchpoint>& watchpoints() const { return watchpoints_; }
 
-  // The frame drawn up to the current position (painter's order: every face emitted so far).
-  raster::Framebuffer partial_frame(uint8_t background = 0);
+  // The frame drawn up to the current position (painter's order: every face emitted so far), on
+  // the engine's default background unless one is given.
+  raster::Framebuffer partial_frame(std::optional<uint8_t> background = std::nullopt);
 
  private:
   struct HistoryEntry {

@@ -30,6 +30,7 @@ class ProgramDebugEngine : public DebugEngine {
   FrameSettings frame_settings() const override { return setup_.frame; }
   TextureLookup textures() const override { return setup_.textures; }
   std::pair<int, int> frame_size() const override { return {state_.width, state_.height}; }
+  uint8_t background() const override { return program_->example_background(); }
 
  private:
   std::unique_ptr<Program> program_;

@@ -9,6 +9,9 @@ namespace shapevm::raster {
 namespace {
 
 constexpr int kRampLength = 32;
+// The dimmest grey and the first step of every hue ramp stay this far from black (palette.h).
+constexpr int kGreyFloor = 48;
+constexpr int kRampFloorSteps = 12;  // step 0 of a ramp is hue * 12 / 43
 constexpr std::array<Rgb, 7> kRampHues = {{
     {255, 0, 0},    // red
     {255, 128, 0},  // orange
@@ -20,15 +23,18 @@ constexpr std::array<Rgb, 7> kRampHues = {{
 }};
 
 uint8_t ramp_channel(int hue, int step) {
-  return static_cast<uint8_t>((hue * (step + 1) + kRampLength / 2) / kRampLength);
+  constexpr int kSpan = kRampFloorSteps + kRampLength - 1;
+  return static_cast<uint8_t>((hue * (kRampFloorSteps + step) + kSpan / 2) / kSpan);
 }
 
 }  // namespace
 
 Palette default_palette() {
   Palette palette;
-  for (int k = 0; k < kRampLength; ++k) {
-    auto grey = static_cast<uint8_t>((k * 255 + (kRampLength - 1) / 2) / (kRampLength - 1));
+  for (int k = 1; k < kRampLength; ++k) {
+    constexpr int kSteps = kRampLength - 2;
+    auto grey =
+        static_cast<uint8_t>(kGreyFloor + ((k - 1) * (255 - kGreyFloor) + kSteps / 2) / kSteps);
     palette.colors[static_cast<size_t>(k)] = {grey, grey, grey};
   }
   for (size_t ramp = 0; ramp < kRampHues.size(); ++ramp) {

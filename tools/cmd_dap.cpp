@@ -25,7 +25,7 @@ std::unique_ptr<harness::DebugEngine> make_engine(const nlohmann::json& launch) 
   FrameOptions frame;
   frame.palette = launch.value("palette", "");
   frame.textures = launch.value("textures", "");
-  auto [width, height] = parse_size(launch.value("size", "640x480"));
+  auto [width, height] = parse_size(launch.value("size", default_frame_size()));
   // The state options, parsed exactly as the command line parses them.
   StateOptions state;
   CLI::App parser{"launch arguments"};

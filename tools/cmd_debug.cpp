@@ -33,7 +33,7 @@ void register_debug_command(CLI::App& app, CommandContext& ctx) {
       "repeats, Ctrl-C stops a move). Exit 2 if a command of a script (--batch or a pipe) failed.");
   add_input_options(cmd, o->input, "The program: a file or CONTAINER:MEMBER");
   cmd->add_option("--batch", o->batch, "Read the commands from this file");
-  add_frame_options(cmd, o->frame, "640x480", false);
+  add_frame_options(cmd, o->frame, false);
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);

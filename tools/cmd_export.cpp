@@ -69,6 +69,11 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
       ->transform(one_of({"obj", "gltf", "glb"}));
   cmd->add_option("--textures", o->frame.textures,
                   "Where the textures are (for their sizes; FA: a directory or .LIB)");
+  o->frame.size = default_frame_size();
+  cmd->add_option("--size", o->frame.size,
+                  "WIDTHxHEIGHT of the frame the state is chosen for (the LOD a program picks can "
+                  "depend on it)")
+      ->capture_default_str();
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
@@ -84,7 +89,8 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
     }
     const std::string mtl_library = mtl.filename().string();
     const Overwrite overwrite = o->force ? Overwrite::kAllow : Overwrite::kRefuse;
-    OpenedProgram p = open_for_run(o->input, o->frame, o->state, 640, 480);
+    auto [width, height] = parse_size(o->frame.size);
+    OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
     std::optional<ExportScene> scene = p.program->export_scene(p.state);
     RunOutcome r;
     std::string obj;
@@ -95,7 +101,7 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
       harness::MeshCollector mesh;
       r = p.program->run(p.state, mesh);
       std::map<std::string, std::array<int, 2>> sizes;
-      const RenderSetup setup = p.program->render_setup(640, 480);
+      const RenderSetup setup = p.program->render_setup(width, height);
       // The engine's textures (given, or where it looks by default) give their sizes, without
       // which texture coordinates cannot be put in 0..1.
       std::set<std::string> unknown;

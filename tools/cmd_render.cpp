@@ -28,7 +28,7 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   add_input_options(cmd, o->input,
                     "The program: a file or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:NAME)");
   cmd->add_option("-o,--output", o->output, "The PNG to write")->required();
-  add_frame_options(cmd, o->frame, "640x480");
+  add_frame_options(cmd, o->frame);
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
@@ -37,7 +37,8 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
     // After the state is validated (its errors come first), before the program runs.
     check_output_option(o->output, o->force, {".png"}, "an indexed PNG");
     harness::ProgramFrame frame = harness::render_program(
-        *p.program, p.state, static_cast<uint8_t>(o->frame.background.value_or(0)));
+        *p.program, p.state,
+        static_cast<uint8_t>(o->frame.background.value_or(p.program->example_background())));
     raster::write_indexed_png(o->output, frame.frame, frame.palette);
     for (const auto& name : frame.missing_textures)
       fmt::print(stderr, "shapevm: warning: texture {} not found; its faces are drawn without it\n",

@@ -26,7 +26,7 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
   add_input_options(cmd, o->input, "The program: a file or CONTAINER:MEMBER");
   cmd->add_option("-o,--output", o->output, "Write the trace to this file (default: stdout)");
   cmd->add_flag("--no-ops", o->no_ops, "Leave out the per-opcode lines");
-  add_frame_options(cmd, o->frame, "640x480", false);
+  add_frame_options(cmd, o->frame, false);
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
@@ -38,11 +38,9 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
       writer.start(p.program->engine(), p.program->source(), state_json);
       r = p.program->run(p.state, writer);
     });
-    if (!r.clean) {
-      // The trace's last line says why too; say it where a person looks.
-      if (!o->output.empty()) report_outcome(p.program->source(), r, ctx);
-      ctx.exit_code = kExitBadInput;
-    }
+    // The trace's last line says why a run stopped; stderr says it too, where a person looks,
+    // whether the trace went to a file or to stdout (as render does).
+    report_outcome(p.program->source(), r, ctx);
   });
 }
 

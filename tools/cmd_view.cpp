@@ -19,7 +19,7 @@ void register_view_command(CLI::App& app, CommandContext& ctx) {
     InputOptions input;
     FrameOptions frame;
     std::string output = ".";
-    int scale = 2;
+    int scale = 1;  // the default frame is already window-sized
     double fps = 0;
     bool headless = false;
     uint32_t frames = 1;
@@ -41,7 +41,7 @@ void register_view_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("-o,--output", o->output,
                   "Directory for frames and traces (P, T, --headless); created if missing")
       ->capture_default_str();
-  add_frame_options(cmd, o->frame, "320x240");
+  add_frame_options(cmd, o->frame);
   cmd->add_option("--scale", o->scale, "Window pixels per frame pixel (nearest neighbour)")
       ->check(CLI::Range(1, 16))
       ->capture_default_str();
@@ -64,8 +64,9 @@ void register_view_command(CLI::App& app, CommandContext& ctx) {
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
     std::unique_ptr<ViewerModel> model = p.program->viewer(p.state, o->fps);
-    harness::ViewerSession session(*model, width, height,
-                                   static_cast<uint8_t>(o->frame.background.value_or(0)));
+    harness::ViewerSession session(
+        *model, width, height,
+        static_cast<uint8_t>(o->frame.background.value_or(p.program->example_background())));
     session.set_paused(o->paused);
     if (o->headless) {
       if (!o->screenshot.empty())

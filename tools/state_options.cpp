@@ -126,10 +126,17 @@ void add_input_options(CLI::App* cmd, InputOptions& o, const std::string& what) 
       }());
 }
 
-void add_frame_options(CLI::App* cmd, FrameOptions& o, const std::string& default_size,
-                       bool with_background) {
-  o.size = default_size;
-  cmd->add_option("--size", o.size, "WIDTHxHEIGHT of the frame")->capture_default_str();
+std::string default_frame_size() {
+  const StateRequest defaults;
+  return fmt::format("{}x{}", defaults.width, defaults.height);
+}
+
+void add_frame_options(CLI::App* cmd, FrameOptions& o, bool with_background) {
+  o.size = default_frame_size();
+  cmd->add_option("--size", o.size,
+                  "WIDTHxHEIGHT of the frame (the same default for every command; the LOD a "
+                  "program picks can depend on it)")
+      ->capture_default_str();
   cmd->add_option("--palette", o.palette,
                   "The engine's palette file (FA PALETTE.PAL or LIB:MEMBER, Apache 3DPAL.RGB); "
                   "default: the engine's own (Apache: 3DPAL.RGB beside the archive)");
@@ -138,7 +145,8 @@ void add_frame_options(CLI::App* cmd, FrameOptions& o, const std::string& defaul
                   "OBJTEXT.BIN, default beside the archive)");
   if (with_background)
     cmd->add_option("--background", o.background,
-                    "Palette index the frame is cleared to (default 0)")
+                    "Palette index the frame is cleared to (default: the engine's, the same for "
+                    "every command, e.g. 0 black for FA, 18 grey for Apache)")
         ->check(CLI::Range(0, 255));
 }
 

@@ -61,6 +61,11 @@ struct InputOptions {
 };
 void add_input_options(CLI::App* cmd, InputOptions& options, const std::string& what);
 
+// The frame size every command draws, traces and views at unless --size says otherwise: the
+// default StateRequest's, so `view --headless` frame 0 is `render`'s frame and `trace` shows the
+// LOD choice both made.
+std::string default_frame_size();
+
 // --size, --palette, --textures and --background.
 struct FrameOptions {
   std::string size;
@@ -68,8 +73,8 @@ struct FrameOptions {
   std::string textures;
   std::optional<int> background;
 };
-void add_frame_options(CLI::App* cmd, FrameOptions& options, const std::string& default_size,
-                       bool with_background = true);
+// --size defaults to default_frame_size().
+void add_frame_options(CLI::App* cmd, FrameOptions& options, bool with_background = true);
 
 // "640x480" -> {640, 480}; InputError unless both are 1..8192.
 std::pair<int, int> parse_size(const std::string& text);

@@ -68,9 +68,9 @@ inline constexpr int32_t kGridBias = 32;
 // the model's encoding) but without a count.
 inline constexpr uint32_t kBoundingBoxVertices = 8;
 
-// Default camera: 3x the larger of the horizontal radius and half the bounding-box diagonal,
-// heading 30 degrees (front-left, so the -z front is seen), pitch 20 degrees.
-inline constexpr int kDefaultCameraRadiusMultiple = 3;
+// Default camera: heading 30 degrees (front-left, so the -z front is seen), pitch 20 degrees, and
+// the distance at which the header's bounding box fills the frame (`--camera fit`,
+// interp/common/camera_fit.h; it was 3x the larger of the radius and half the box's diagonal).
 inline constexpr int kDefaultCameraHeading = 30;
 inline constexpr int kDefaultCameraPitch = 20;
 

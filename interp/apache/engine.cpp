@@ -103,8 +103,9 @@ std::vector<Knob> engine_knobs() {
       option_knob("lod", KnobType::kInteger, 0, UINT32_MAX, 0,
                   "follow the LOD chain this many times (default: by camera distance)"),
       option_knob("camera", KnobType::kCamera, 0, INT32_MAX, 0,
-                  fmt::format("distance,heading,pitch (defaults: {}x the model's radius, {}, {})",
-                              assumed::kDefaultCameraRadiusMultiple, kHeading, kPitch)),
+                  fmt::format("distance,heading,pitch or fit (defaults: the distance at which "
+                              "the model's box fills the frame, {}, {})",
+                              kHeading, kPitch)),
       option_knob("max-steps", KnobType::kInteger, 1, INT64_MAX,
                   static_cast<int64_t>(assumed::kDefaultStepLimit),
                   "budget: opcodes executed before the run is stopped"),

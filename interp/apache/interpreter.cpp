@@ -12,6 +12,7 @@
 #include "interp/apache/pause.h"
 #include "interp/apache/shadow.h"
 #include "interp/apache/winding.h"
+#include "interp/common/camera_fit.h"
 #include "raster/projection.h"
 
 namespace shapevm::apache {
@@ -740,12 +741,37 @@ struct Interpreter::Impl {
 
   int64_t camera_distance(const ModelRecord& rec, const RunState& s) const {
     if (s.camera.distance > 0) return s.camera.distance;
-    // The larger of the horizontal radius and half the bounding box's diagonal, so tall models fit.
+    // `--camera fit`: the eight corners of the header's bounding box, turned to the camera's
+    // heading and pitch about the box's centre (where the camera looks), fill the frame.
     const auto& b = rec.header.bounds;
-    const int64_t dx = int64_t{b[1]} - b[0], dy = int64_t{b[3]} - b[2], dz = int64_t{b[5]} - b[4];
-    int64_t radius = std::max<int64_t>(rec.header.radius, isqrt(dx * dx + dy * dy + dz * dz) / 2);
-    if (radius <= 0) radius = 1024;
-    return radius * assumed::kDefaultCameraRadiusMultiple;
+    const std::array<int64_t, 3> centre = {(int64_t{b[0]} + b[1]) / 2, (int64_t{b[2]} + b[3]) / 2,
+                                           (int64_t{b[4]} + b[5]) / 2};
+    const View turn = make_view({0, s.camera.heading, s.camera.pitch}, {0, 0, 0});
+    std::vector<FitPoint> corners;
+    // With shadows on, where the box's corners fall along the sun onto the ground (AP-31) is
+    // framed too, so the shadow is not cut off at the frame's edge.
+    const bool shadowed = s.shadows && rec.header.casts_shadow();
+    const auto sun = unit127({s.light[0], s.light[1], s.light[2]});
+    const int64_t ground = s.ground ? *s.ground : b[2];
+    for (int k = 0; k < 8; ++k) {
+      const std::array<int64_t, 3> corner = {
+          k & 1 ? int64_t{b[1]} : b[0], k & 2 ? int64_t{b[3]} : b[2], k & 4 ? int64_t{b[5]} : b[4]};
+      auto add = [&](const std::array<int64_t, 3>& p) {
+        const ViewPoint v = turn.to_view({p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]});
+        corners.push_back({v.x, v.y, v.z});
+      };
+      add(corner);
+      if (shadowed)
+        if (auto flat = project_onto_plane(corner, sun, ground)) add(*flat);
+    }
+    FitProjection projection;
+    projection.width = s.width;
+    projection.height = s.height;
+    projection.focal_pixels = s.focal_pixels;
+    projection.near = s.near_z;
+    // An empty box (no bounds written) still gets a camera outside the near plane.
+    projection.minimum = int64_t{s.near_z} * 4;
+    return fit_distance(corners, projection);
   }
 };
 

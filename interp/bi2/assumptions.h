@@ -49,9 +49,10 @@ inline constexpr int kPaletteBytes = 768;
 // View units are model units; the focal length is the frame height in pixels.
 inline constexpr int kDefaultCameraHeading = 30;
 inline constexpr int kDefaultCameraPitch = 20;
-// Default distance: this many times the larger of the bounding-box half diagonal and 100 units.
-inline constexpr int kDefaultCameraRadiusMultiple = 3;
-inline constexpr int32_t kMinimumRadius = 100;
+// Default distance (`--camera fit`): the nearest at which every vertex at rest lies inside 7/8 of
+// the frame each way from its centre (interp/common/camera_fit.h; it was 3x the larger of the
+// bounding-box half diagonal and 100 units), and never nearer than this.
+inline constexpr int32_t kMinimumCameraDistance = 300;
 inline constexpr int32_t kNearZ = 16;  // view units in front of the eye
 
 // --- Visibility ---------------------------------------------------------------------------------

@@ -7,27 +7,12 @@
 
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/pause.h"
+#include "interp/common/camera_fit.h"
 
 namespace shapevm::bi2 {
 namespace {
 
 constexpr std::string_view kEngine = "bi2";
-
-int64_t isqrt(int64_t v) {
-  if (v <= 0) return 0;
-  int64_t r = 0, bit = int64_t{1} << 62;
-  while (bit > v) bit >>= 2;
-  while (bit != 0) {
-    if (v >= r + bit) {
-      v -= r + bit;
-      r = (r >> 1) + bit;
-    } else {
-      r >>= 1;
-    }
-    bit >>= 2;
-  }
-  return r;
-}
 
 struct Bounds {
   Vec3 lo{INT32_MAX, INT32_MAX, INT32_MAX}, hi{INT32_MIN, INT32_MIN, INT32_MIN};
@@ -93,16 +78,25 @@ Vec3 camera_target(const std::vector<Instance>& instances) {
   return out;
 }
 
-int32_t default_camera_distance(const std::vector<Instance>& instances) {
-  const Bounds b = bounds_of(instances);
-  int64_t d2 = 0;
-  for (size_t k = 0; k < 3; ++k) {
-    const int64_t d = int64_t{b.hi[k]} - b.lo[k];
-    d2 += d * d;
-  }
-  const int64_t radius = std::max<int64_t>(isqrt(d2) / 2, assumed::kMinimumRadius);
-  return static_cast<int32_t>(
-      std::min<int64_t>(radius * assumed::kDefaultCameraRadiusMultiple, INT32_MAX));
+int32_t default_camera_distance(const std::vector<Instance>& instances, const CameraSpec& camera,
+                                int width, int height) {
+  // `--camera fit`: every vertex at rest, turned to the camera's heading and pitch about the
+  // target, fills the frame (interp/common/camera_fit.h).
+  const View turn({0, camera.heading, camera.pitch}, camera_target(instances));
+  std::vector<FitPoint> points;
+  for (const auto& inst : instances)
+    for (const auto& v : inst.mesh->vertices) {
+      const ViewPoint p =
+          turn.to_view({v[0] + inst.offset[0], v[1] + inst.offset[1], v[2] + inst.offset[2]});
+      points.push_back({p.x, p.y, p.z});
+    }
+  FitProjection projection;
+  projection.width = width;
+  projection.height = height;
+  projection.focal_pixels = height;  // Bi2Program::render_setup
+  projection.near = assumed::kNearZ;
+  projection.minimum = assumed::kMinimumCameraDistance;
+  return static_cast<int32_t>(std::min<int64_t>(fit_distance(points, projection), INT32_MAX));
 }
 
 RunOutcome run_draw(const std::vector<Instance>& instances, const RunState& state, EventSink& sink,
@@ -138,7 +132,8 @@ RunOutcome run_draw(const std::vector<Instance>& instances, const RunState& stat
     posed.push_back(std::move(p));
   }
   CameraSpec camera = state.camera;
-  if (camera.distance == 0) camera.distance = default_camera_distance(instances);
+  if (camera.distance == 0)
+    camera.distance = default_camera_distance(instances, camera, state.width, state.height);
   const View view(camera, camera_target(instances));
   std::vector<std::vector<ViewPoint>> viewed;
   for (const auto& p : posed) {

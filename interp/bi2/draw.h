@@ -29,8 +29,10 @@ struct Instance {
 int32_t polygon_colour(const Polygon& polygon);
 // The part that owns polygon `index`, or -1.
 int32_t owning_part(const Mesh& mesh, uint32_t index);
-// The default camera distance and target for these instances at rest.
-int32_t default_camera_distance(const std::vector<Instance>& instances);
+// The default camera distance (`--camera fit`: the instances at rest fill a width x height frame
+// seen at the camera's heading and pitch) and the target, for these instances at rest.
+int32_t default_camera_distance(const std::vector<Instance>& instances, const CameraSpec& camera,
+                                int width, int height);
 Vec3 camera_target(const std::vector<Instance>& instances);
 
 // Runs the draw: posed parts (lone meshes only), sorted polygons, events into `sink`, a pause

@@ -32,9 +32,9 @@ std::vector<Knob> engine_knobs() {
   part.prefix = true;
   return {
       option_knob("camera", KnobType::kCamera, 0, INT32_MAX, 0,
-                  fmt::format("distance,heading,pitch (defaults: {}x the model's radius, {}, {})",
-                              assumed::kDefaultCameraRadiusMultiple, assumed::kDefaultCameraHeading,
-                              assumed::kDefaultCameraPitch)),
+                  fmt::format("distance,heading,pitch or fit (defaults: the distance at which "
+                              "the model fills the frame, {}, {})",
+                              assumed::kDefaultCameraHeading, assumed::kDefaultCameraPitch)),
       option_knob("objects", KnobType::kText, 0, 0, 0,
                   "a 3DLD record's terrain archive (LAND000.LIB); object id N is its member #N "
                   "(default: LAND000.LIB beside the record's archive, else that archive)"),

@@ -26,9 +26,10 @@ Bi2ViewerModel::Bi2ViewerModel(std::shared_ptr<Session> session, const StateRequ
 
 ViewerState Bi2ViewerModel::initial_state() const {
   ViewerState s;
-  const int32_t distance = base_.camera.distance != 0
-                               ? base_.camera.distance
-                               : default_camera_distance(session_->instances());
+  const int32_t distance =
+      base_.camera.distance != 0
+          ? base_.camera.distance
+          : default_camera_distance(session_->instances(), base_.camera, base_.width, base_.height);
   s.camera = {distance, base_.camera.heading, base_.camera.pitch};
   s.inputs.assign(caps_.inputs.size(), std::nullopt);
   return s;

@@ -95,7 +95,9 @@ class Program {
   virtual std::optional<ExportScene> export_scene(const StateRequest& /*state*/) {
     return std::nullopt;
   }
-  // The background index the bundled examples and golden frames use.
+  // The background index every command clears a frame to unless --background is given (render,
+  // view, examples, the debugger's frames), chosen so everything the engine's programs draw under
+  // its default palette, shadows included, stands apart from it. Golden frames use it too.
   virtual uint8_t example_background() const { return 0; }
   // The viewer's model, opening in `opening` (the command line's state).
   virtual std::unique_ptr<ViewerModel> viewer(const StateRequest& opening,

@@ -74,25 +74,44 @@ int64_t parse_integer(const std::string& text, const std::string& what, int64_t 
 }
 
 std::array<int, 3> parse_camera_option(const std::string& text, std::array<int, 3> defaults) {
-  std::array<int, 3> values = defaults;
-  size_t start = 0;
-  int n = 0;
-  while (start <= text.size() && n < 3) {
+  // Strict: a forgotten or extra value is an error, never silently replaced by a default or
+  // dropped (`400,150` used to keep the default pitch; a fourth value was ignored).
+  const std::string what = "--camera " + text;
+  const std::string allowed = fmt::format(
+      "expected fit, or distance,heading,pitch: three integers, distance {}..{} (0 or fit: "
+      "chosen so the model fills the frame), heading {}..{} and pitch {}..{} degrees",
+      0, kCameraMaxDistance, -kCameraMaxHeading, kCameraMaxHeading, -kCameraMaxPitch,
+      kCameraMaxPitch);
+  if (text == "fit") return {0, defaults[1], defaults[2]};
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
     const size_t comma = text.find(',', start);
-    const std::string part =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    try {
-      size_t used = 0;
-      values[static_cast<size_t>(n)] = std::stoi(part, &used);
-      if (used != part.size()) throw std::invalid_argument(part);
-    } catch (const std::exception&) {
-      throw InputError("--camera " + text, "expected distance,heading,pitch as integers");
-    }
-    ++n;
+    parts.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (values[0] < 0) throw InputError("--camera " + text, "the distance must not be negative");
+  if (parts.size() != 3)
+    throw InputError(what, fmt::format("{} value{} given; {}", parts.size(),
+                                       parts.size() == 1 ? "" : "s", allowed));
+  std::array<int, 3> values{};
+  const char* names[] = {"distance", "heading", "pitch"};
+  const int64_t lows[] = {0, -kCameraMaxHeading, -kCameraMaxPitch};
+  const int64_t highs[] = {kCameraMaxDistance, kCameraMaxHeading, kCameraMaxPitch};
+  for (size_t i = 0; i < 3; ++i) {
+    if (i == 0 && parts[0] == "fit") {
+      values[0] = 0;
+      continue;
+    }
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), v);
+    if (parts[i].empty() || ec != std::errc() || end != parts[i].data() + parts[i].size())
+      throw InputError(
+          what, fmt::format("the {} \"{}\" is not an integer; {}", names[i], parts[i], allowed));
+    if (v < lows[i] || v > highs[i])
+      throw InputError(what, fmt::format("the {} {} is outside {}..{}; {}", names[i], v, lows[i],
+                                         highs[i], allowed));
+    values[i] = static_cast<int>(v);
+  }
   return values;
 }
 

@@ -72,8 +72,16 @@ Setting split_assignment(const std::string& assignment);
 int64_t parse_integer(const std::string& text, const std::string& what, int64_t min = INT64_MIN,
                       int64_t max = INT64_MAX);
 
-// `--camera distance,heading,pitch`: the given values replace `defaults` from the left (a shorter
-// list keeps the rest). InputError on a non-integer or a negative distance.
+// `--camera`'s ranges. Distance 0 (or `fit`) asks the engine to choose it so the model fills the
+// frame (interp/common/camera_fit.h); headings beyond a full turn and pitches at or past straight
+// up/down (where the orbit's basis degenerates) are refused.
+inline constexpr int kCameraMaxDistance = 1'000'000'000;
+inline constexpr int kCameraMaxHeading = 360;
+inline constexpr int kCameraMaxPitch = 89;
+
+// `--camera distance,heading,pitch`, exactly three integers in their ranges, or `fit` (distance 0
+// with the engine's default heading and pitch, `defaults[1]` and `defaults[2]`); `fit` may also
+// stand for the distance alone (`fit,30,20`). InputError naming what is allowed otherwise.
 std::array<int, 3> parse_camera_option(const std::string& text, std::array<int, 3> defaults);
 
 // The names in `candidates` nearest to `name` (edit distance, case-insensitive), best first, at

@@ -60,9 +60,12 @@ inline constexpr bool kOrderFieldNaturalWhenEqual = true;
 // added to the object's position (in shape units) for the called chain (interpreter.cpp,
 // h_XformUnmask); the angles are shown by disasm but not applied.
 
-// The default camera for `--camera`: distance 3x the header radius, heading 150°, pitch 20°,
-// a vertical field of view whose focal length in pixels equals the frame height.
-inline constexpr int kDefaultCameraRadiusMultiple = 3;
+// The default camera for `--camera`: heading 150°, pitch 20°, a vertical field of view whose
+// focal length in pixels equals the frame height, and the distance at which every vertex of the
+// shape's VertexBuffers (and, when an XformUnmask moves parts, the corners of the header's
+// extents, read as half sizes about the origin) fill the frame (`--camera fit`,
+// interp/common/camera_fit.h; it was 3x the header radius, which left small shapes a speck and
+// picked a coarse LOD).
 inline constexpr int kDefaultCameraHeading = 150;
 inline constexpr int kDefaultCameraPitch = 20;
 

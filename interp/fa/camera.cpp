@@ -1,8 +1,9 @@
 #include "interp/fa/camera.h"
 
 #include <algorithm>
+#include <vector>
 
-#include "interp/fa/assumptions.h"
+#include "interp/common/camera_fit.h"
 
 namespace shapevm::fa {
 namespace {
@@ -33,10 +34,27 @@ ViewSetup make_view(const CameraSpec& camera) {
   return v;
 }
 
-ViewSetup make_shape_view(CameraSpec camera, int32_t radius) {
-  if (camera.distance <= 0)
-    camera.distance = std::max<int32_t>(1, radius) * assumed::kDefaultCameraRadiusMultiple;
-  return make_view(camera);
+int32_t fit_camera_distance(std::span<const std::array<int16_t, 3>> vertices,
+                            const CameraSpec& camera, int width, int height) {
+  // The vertices in the view's orientation from the shape's origin, where the camera looks: view
+  // = (v + rel) * M, and the depth of v at distance d is d - (v * M).z.
+  const ViewSetup view = make_view({0, camera.heading, camera.pitch});
+  std::vector<FitPoint> points;
+  points.reserve(vertices.size());
+  for (const auto& v : vertices) {
+    int64_t out[3];
+    for (int k = 0; k < 3; ++k)
+      out[k] = (int64_t{v[0]} * view.m[0 + k] + int64_t{v[1]} * view.m[3 + k] +
+                int64_t{v[2]} * view.m[6 + k]) >>
+               15;
+    points.push_back({out[0], out[1], out[2]});
+  }
+  FitProjection projection;
+  projection.width = width;
+  projection.height = height;
+  projection.focal_pixels = height;  // FaProgram::render_setup
+  projection.near = 1;               // FrameSettings::near_z: one shape unit
+  return static_cast<int32_t>(std::min<int64_t>(fit_distance(points, projection), INT32_MAX));
 }
 
 }  // namespace shapevm::fa

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "core/trig_q15.h"
 
@@ -28,9 +29,9 @@ struct ViewSetup {
 
 ViewSetup make_view(const CameraSpec& camera);
 
-// The view a run of a shape with header radius `radius` uses: a camera distance of 0 stands for
-// a multiple of the radius (assumptions.h). The interpreter, the trace's globals and the debugger
-// all take it from here, so they agree.
-ViewSetup make_shape_view(CameraSpec camera, int32_t radius);
+// The distance at which these shape-space vertices, seen at the camera's heading and pitch, fill
+// the frame (interp/common/camera_fit.h): the default camera and `--camera fit`.
+int32_t fit_camera_distance(std::span<const std::array<int16_t, 3>> vertices,
+                            const CameraSpec& camera, int width, int height);
 
 }  // namespace shapevm::fa

@@ -188,7 +188,8 @@ class FaEngine : public Engine {
     return "N synthetic Fighters Anthology shapes (GEN00001.SH, ...) whose per-file feature counts "
            "follow\nthe shipped corpus (docs/fa-generator.md): about 16% with x86 articulation "
            "selectors, 40% with\nframe tables, 86% with chained LOD blocks and detail switches, "
-           "57% with Unmask fragments.";
+           "57% with Unmask fragments. Also PALETTE.PAL: the built-in palette in the game's 6-bit\n"
+           "form, for --palette.";
   }
   std::string generate_stress_help() const override {
     return "Every structure often, for coverage and fuzzing seeds: 2-4 LOD blocks always, x86 on "
@@ -201,6 +202,7 @@ class FaEngine : public Engine {
       out.push_back(generated_shape_stem(i) + ".SH");
       if (request.text) out.push_back(generated_shape_stem(i) + ".fas");
     }
+    out.emplace_back(kGeneratedPaletteName);
     return out;
   }
   void generate(const GenerateRequest& request,
@@ -212,6 +214,7 @@ class FaEngine : public Engine {
       write({stem + ".SH", assemble_fa(text, stem + ".fas").file});
       if (request.text) write({stem + ".fas", std::vector<uint8_t>(text.begin(), text.end())});
     }
+    write({std::string(kGeneratedPaletteName), encode_pal(raster::default_palette())});
   }
 
   // The PE writer's round trip: the listing `disasm` prints, assembled again (docs/fa-asm.md).

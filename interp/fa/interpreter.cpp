@@ -133,7 +133,7 @@ struct Interpreter::Machine {
         dispatch_kind(d),
         pool(in.pool_),
         epoch(++in.epoch_) {
-    view = make_shape_view(st.camera, in.shape_.header.radius);
+    view = in.shape_view(st);
     rel = {view.xv, view.yv, view.zv};
     // Queue time (GRAddBrentObj): the shift is chosen once per object from the radius and the
     // viewer-relative position; the camera is already in shape units (FA-51).
@@ -767,6 +767,13 @@ Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
   for (size_t i = 0; i < walk_.items.size(); ++i) {
     const auto& item = walk_.items[i];
     if (item.kind != ItemKind::kInstruction) continue;
+    if (item.insn->op == 0x82) {
+      // Every vertex any LOD or variant loads: the bounds the default camera frames. The walk
+      // decoded the instruction whole, so its vertices lie inside CODE.
+      const VertexBufferView vb = parse_vertex_buffer(shape.code(), item.offset);
+      for (uint32_t k = 0; k < vb.count; ++k)
+        model_vertices_.push_back(vertex_at(shape.code(), item.offset, k));
+    }
     if (item.insn->op == 0xC8) {
       const uint16_t thr = load_u16(shape.code().data() + item.offset + 4);
       if (thr) thresholds.insert(thr);
@@ -780,9 +787,30 @@ Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
     }
   }
   lod_thresholds_.assign(thresholds.begin(), thresholds.end());
+  // Parts an XformUnmask moves sit outside their buffers' coordinates; for a shape that has one,
+  // the header's extents (half sizes about the origin) stand for them.
+  const bool moves_parts = std::any_of(walk_.items.begin(), walk_.items.end(), [](const auto& it) {
+    return it.kind == ItemKind::kInstruction && (it.insn->op == 0xC4 || it.insn->op == 0xC6);
+  });
+  const auto& e = shape.header.extents;
+  for (int k = 0; k < (moves_parts ? 8 : 0); ++k)
+    model_vertices_.push_back({static_cast<int16_t>(k & 1 ? e[0] : -e[0]),
+                               static_cast<int16_t>(k & 2 ? e[1] : -e[1]),
+                               static_cast<int16_t>(k & 4 ? e[2] : -e[2])});
 }
 
 Interpreter::~Interpreter() = default;
+
+int32_t Interpreter::fit_distance(const CameraSpec& camera, int width, int height) const {
+  return fit_camera_distance(model_vertices_, camera, width, height);
+}
+
+ViewSetup Interpreter::shape_view(const RunState& state) const {
+  CameraSpec camera = state.camera;
+  if (camera.distance <= 0)
+    camera.distance = fit_distance(camera, state.frame_width, state.frame_height);
+  return make_view(camera);
+}
 
 int64_t Interpreter::synthetic_projected_size(uint32_t level) const {
   // Level 0 exceeds every threshold; level k sits just below the k-th largest (seed, FA-50).

@@ -83,6 +83,14 @@ class Interpreter {
   const std::vector<uint16_t>& lod_thresholds() const { return lod_thresholds_; }
   int64_t synthetic_projected_size(uint32_t level) const;
 
+  // The camera distance that frames every vertex the shape's VertexBuffers hold, for the camera's
+  // heading and pitch in a width x height frame: the distance a run uses when none is given.
+  int32_t fit_distance(const CameraSpec& camera, int width, int height) const;
+  // The view a run in `state` uses: a camera distance of 0 stands for the fitted distance at the
+  // state's frame size. The interpreter, the trace's globals and the debugger all take it from
+  // here, so they agree.
+  ViewSetup shape_view(const RunState& state) const;
+
   // Attaches a debugger (debug_hook.h); nullptr detaches it. Not owned.
   void set_debug_hook(DebugHook* hook) { hook_ = hook; }
 
@@ -92,9 +100,10 @@ class Interpreter {
   const Shape& shape_;
   WalkResult walk_;
   std::vector<uint16_t> lod_thresholds_;
-  std::map<uint32_t, uint32_t> x86_ends_;  // X86Code offset -> end of its x86 region
-  std::vector<PoolSlot> pool_;             // the vertex pool, reused by every run
-  std::unique_ptr<X86Runner> x86_;         // created by the first run that executes x86
+  std::vector<std::array<int16_t, 3>> model_vertices_;  // every VertexBuffer's, in code order
+  std::map<uint32_t, uint32_t> x86_ends_;               // X86Code offset -> end of its x86 region
+  std::vector<PoolSlot> pool_;                          // the vertex pool, reused by every run
+  std::unique_ptr<X86Runner> x86_;  // created by the first run that executes x86
   std::unique_ptr<ArticulationAnalysis> articulations_;  // for --merged, made on first use
   bool x86_trace_ = false;
   uint32_t epoch_ = 0;

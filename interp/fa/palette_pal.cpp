@@ -37,4 +37,15 @@ raster::Palette read_pal(std::span<const uint8_t> data, const std::string& sourc
   return palette;
 }
 
+std::vector<uint8_t> encode_pal(const raster::Palette& palette) {
+  std::vector<uint8_t> out;
+  out.reserve(kPalFileSize);
+  for (const raster::Rgb& c : palette.colors) {
+    out.push_back(static_cast<uint8_t>(c.r >> 2));
+    out.push_back(static_cast<uint8_t>(c.g >> 2));
+    out.push_back(static_cast<uint8_t>(c.b >> 2));
+  }
+  return out;
+}
+
 }  // namespace shapevm::fa

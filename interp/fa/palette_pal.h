@@ -32,4 +32,11 @@ std::vector<raster::Rgb> read_6bit_triplets(const ByteReader& reader, size_t off
 // A whole PALETTE.PAL. Any length other than 768 bytes is an InputError.
 raster::Palette read_pal(std::span<const uint8_t> data, const std::string& source);
 
+// The PALETTE.PAL a palette becomes: each 8-bit channel narrowed to 6 bits (v >> 2), which
+// read_pal widens back to within 3 of the original.
+std::vector<uint8_t> encode_pal(const raster::Palette& palette);
+
+// The name `gen fa` writes the built-in palette under, beside the shapes.
+inline constexpr std::string_view kGeneratedPaletteName = "PALETTE.PAL";
+
 }  // namespace shapevm::fa

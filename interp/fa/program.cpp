@@ -87,7 +87,8 @@ std::vector<Knob> FaProgram::knobs() const {
 }
 
 nlohmann::json FaProgram::state_json(const StateRequest& state) const {
-  return run_state_json(run_state_for(state), shape_->header.radius);
+  const RunState run = run_state_for(state);
+  return run_state_json(run, interp_->shape_view(run));
 }
 
 RunOutcome FaProgram::run(const StateRequest& request, EventSink& sink, PauseHandler* pause) {

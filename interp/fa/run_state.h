@@ -27,6 +27,9 @@ struct RunState {
   int32_t aspecty = assumed::kDefaultAspectY;
   int32_t size_adjust = assumed::kDefaultSizeAdjust;
   int32_t scrh = 480;  // the frame height unless set
+  // The frame the run is drawn into (--size): the default camera distance frames the shape in it.
+  int32_t frame_width = 640;
+  int32_t frame_height = 480;
   // The object record OrderField (0x6C) reads a word from; +0x0E is the health word (FA-44).
   std::array<uint8_t, 0x100> object_record{};
   // Values for imports (x86 inputs such as _PLgearDown), kept for the sandbox.

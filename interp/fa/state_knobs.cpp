@@ -42,8 +42,9 @@ std::vector<Knob> engine_knobs() {
       option("destroyed", KnobType::kFlag, 0, 1, 0, "Draw the destroyed state (_destroyed = 1)"),
       option("effects", KnobType::kInteger, 0, UINT32_MAX, 0,
              "The _effects word (0x20000 forces the finest LOD)"),
-      option("camera", KnobType::kCamera, 0, 0, 0,
-             "distance,heading,pitch: shape units (0 = 3x the radius) and degrees"),
+      option(
+          "camera", KnobType::kCamera, 0, 0, 0,
+          "distance,heading,pitch: shape units (0 or fit: the shape fills the frame) and degrees"),
       option("no-x86", KnobType::kFlag, 0, 1, 0,
              "Step over each embedded x86 block to the end of its region (static)"),
       option("x86-trace", KnobType::kFlag, 0, 1, 0,
@@ -103,6 +104,8 @@ RunState run_state_for(const StateRequest& r) {
   s.destroyed = r.flag("destroyed");
   if (auto v = integer("effects", 0, UINT32_MAX)) s.effects = static_cast<uint32_t>(*v);
   s.scrh = r.height;
+  s.frame_width = r.width;
+  s.frame_height = r.height;
   if (auto v = integer("max-steps", 1, INT64_MAX)) s.step_limit = static_cast<uint64_t>(*v);
   if (auto v = integer("max-depth", 1, UINT32_MAX)) s.call_depth_limit = static_cast<uint32_t>(*v);
   s.run_x86 = !r.flag("no-x86");
@@ -132,7 +135,7 @@ WalkOptions walk_options_for(const StateRequest& r) {
   return w;
 }
 
-nlohmann::json run_state_json(const RunState& s, int32_t radius) {
+nlohmann::json run_state_json(const RunState& s, const ViewSetup& view) {
   nlohmann::json j = {{"frame", s.frame},
                       {"frame_counter", s.frame_counter()},
                       {"detail", s.detail},
@@ -145,7 +148,7 @@ nlohmann::json run_state_json(const RunState& s, int32_t radius) {
   if (s.lod) j["lod"] = *s.lod;
   if (!s.imports.empty()) j["imports"] = s.imports;
   nlohmann::json globals = nlohmann::json::object();
-  for (const auto& g : global_values(s, make_shape_view(s.camera, radius)))
+  for (const auto& g : global_values(s, view))
     globals[std::string(g.global->name)] = {{"addr", format_engine_address(g.global->address)},
                                             {"value", g.value}};
   j["globals"] = std::move(globals);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "interp/common/state.h"
+#include "interp/fa/camera.h"
 #include "interp/fa/run_state.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
@@ -29,6 +30,6 @@ WalkOptions walk_options_for(const StateRequest& request);
 // The state as JSON, for the trace's first line, with "globals": every engine global of the
 // address table (engine_globals.h) with its address and the value a run of a shape of header
 // radius `radius` starts with: {"_detail": {"addr": "0x515EEE", "value": 65535}, ...}.
-nlohmann::json run_state_json(const RunState& state, int32_t radius);
+nlohmann::json run_state_json(const RunState& state, const ViewSetup& view);
 
 }  // namespace shapevm::fa

@@ -58,9 +58,8 @@ ViewerState FaViewerModel::initial_state() const {
   s.destroyed = base_.destroyed_flag();
   s.effects = (base_.effects & kEffectsForceFinestLod) != 0;
   s.camera = {base_.camera.distance, base_.camera.heading, base_.camera.pitch};
-  if (s.camera.distance <= 0)  // the interpreter's own default (interp/fa/assumptions.h)
-    s.camera.distance =
-        std::max<int32_t>(1, shape_.header.radius) * assumed::kDefaultCameraRadiusMultiple;
+  if (s.camera.distance <= 0)  // the interpreter's own default: the camera that fits the shape
+    s.camera.distance = interp_->fit_distance(base_.camera, opening_.width, opening_.height);
   // Every input opens at its default: the value --set gave it, else the engine's.
   s.inputs.assign(caps_.inputs.size(), std::nullopt);
   return s;
@@ -91,7 +90,8 @@ ViewerRunResult FaViewerModel::run(const ViewerState& state, int32_t height, Eve
 }
 
 std::string FaViewerModel::state_json(const ViewerState& state, int32_t height) const {
-  return run_state_json(run_state(state, height), shape_.header.radius).dump();
+  const RunState run = run_state(state, height);
+  return run_state_json(run, interp_->shape_view(run)).dump();
 }
 
 }  // namespace shapevm::fa

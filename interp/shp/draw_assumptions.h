@@ -16,10 +16,10 @@ inline constexpr int64_t kNearPlaneModelUnits = 100;
 // Focal length as a fraction of the frame height: the ported projection scales by (pixels - 0.1)
 // times 0.6 of the width or 0.8 of the height at 4:3; shapevm uses 4/5 of the height for both axes.
 inline constexpr int32_t kFocalNumerator = 4, kFocalDenominator = 5;
-// Default camera: this many times the model's radius (half the diagonal of the placed level-0
-// box), at least the radius plus twice the near plane; heading 0 stands in front of the nose,
+// Default camera (`--camera fit`): the distance at which the placed level-0 vertices fill the
+// frame (interp/common/camera_fit.h; it was 3x the model's radius, half the diagonal of the
+// placed level-0 box), every vertex beyond the near plane; heading 0 stands in front of the nose,
 // positive pitch looks down on the model.
-inline constexpr int kDefaultCameraRadiusMultiple = 3;
 inline constexpr int kDefaultCameraHeading = 30;
 inline constexpr int kDefaultCameraPitch = 20;
 

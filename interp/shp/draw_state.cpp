@@ -110,9 +110,9 @@ std::vector<Knob> draw_state_knobs() {
       option_knob("lod", KnobType::kInteger, 0, 8, 0,
                   "force this level of detail in every part (default: by camera distance)"),
       option_knob("camera", KnobType::kCamera, 0, INT32_MAX, 0,
-                  fmt::format("distance,heading,pitch (defaults: {}x the model's radius, {}, {})",
-                              assumed::kDefaultCameraRadiusMultiple, assumed::kDefaultCameraHeading,
-                              assumed::kDefaultCameraPitch)),
+                  fmt::format("distance,heading,pitch or fit (defaults: the distance at which "
+                              "the model fills the frame, {}, {})",
+                              assumed::kDefaultCameraHeading, assumed::kDefaultCameraPitch)),
       option_knob("destroyed", KnobType::kFlag, 0, 1, 0,
                   "draw the damaged-model parts (part flag 0x04), hidden while intact"),
       option_knob("frame", KnobType::kInteger, 0, UINT32_MAX, 0,

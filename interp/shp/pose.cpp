@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "interp/common/camera_fit.h"
 #include "interp/shp/draw_assumptions.h"
 
 namespace shapevm::shp {
@@ -230,6 +231,7 @@ LodChoice choose_level(const Part& part, int64_t depth, LodRule rule,
 CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, const DrawState& s) {
   P3 lo{INT64_MAX, INT64_MAX, INT64_MAX}, hi{INT64_MIN, INT64_MIN, INT64_MIN};
   bool any = false;
+  std::vector<P3> placed;  // every drawn part's level-0 vertex, placed: what the fit frames
   for (size_t p = 0; p < model.parts.size() && p < places.size(); ++p) {
     const Part& part = model.parts[p];
     if (part.levels.empty()) continue;
@@ -241,6 +243,7 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
         lo[a] = std::min(lo[a], m[a]);
         hi[a] = std::max(hi[a], m[a]);
       }
+      placed.push_back(m);
       any = true;
     }
   }
@@ -271,8 +274,23 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
   }
   fit.radius = radius;
   const int64_t near = assumed::kNearPlaneModelUnits * assumed::kViewUnitsPerModelUnit;
-  const int64_t fitted =
-      std::max(radius * assumed::kDefaultCameraRadiusMultiple, radius + 2 * near);
+  // `--camera fit`: the placed vertices, turned to the camera's heading and pitch about the
+  // target, fill the frame (interp/common/camera_fit.h), every one beyond the near plane.
+  const View turn = make_view({0, s.camera_heading, s.camera_pitch}, fit.target);
+  std::vector<FitPoint> points;
+  points.reserve(placed.size());
+  for (const P3& m : placed) {
+    const ViewPoint v = turn.to_view(m);
+    points.push_back({v.x, v.y, v.z});
+  }
+  FitProjection projection;
+  projection.width = s.width;
+  projection.height = s.height;
+  projection.focal_pixels =
+      std::max(1, s.height * assumed::kFocalNumerator / assumed::kFocalDenominator);
+  projection.near = near;
+  projection.minimum = near;
+  const int64_t fitted = fit_distance(points, projection);
   fit.camera.distance =
       s.camera_distance > 0 ? s.camera_distance * assumed::kViewUnitsPerModelUnit : fitted;
   fit.camera.heading = s.camera_heading;

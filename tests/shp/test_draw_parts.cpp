@@ -3,6 +3,9 @@
 // (SL-21).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "interp/shp/pose.h"
 #include "tests/shp/draw_fixture.h"
 
@@ -166,11 +169,20 @@ TEST_CASE("SL-21: --camera distance,heading,pitch turns the view; the default fi
   CHECK(front.faces.size() == 1);
   CHECK(side.faces.empty());  // from behind, the one-sided triangle is culled
   REQUIRE(fitted.faces.size() == 1);
-  // Fitted distance: 3x the radius (~141 units) is below radius + 200 (the near plane twice), so
-  // radius + 200 it is: the corners lie ~340 units in front of the camera.
-  const int64_t z = -fitted.faces[0].corners[0].view.z / 16;
-  CHECK(z > 250);
-  CHECK(z < 450);
+  // Fitted (--camera fit): every corner lies beyond the near plane (100 units) and projects inside
+  // 7/8 of the 640x480 frame each way from its centre (focal 4/5 of 480 = 384 pixels); the
+  // farthest reaches well out into the frame. Shares in 1/1000 of the half frame.
+  int64_t widest = 0;
+  for (const auto& c : fitted.faces[0].corners) {
+    const int64_t depth = -int64_t{c.view.z};
+    CHECK(depth >= 100 * 16);
+    const int64_t across = 384 * std::abs(int64_t{c.view.x}) * 1000 / depth / 320;
+    const int64_t up = 384 * std::abs(int64_t{c.view.y}) * 1000 / depth / 240;
+    CHECK(across <= 875);
+    CHECK(up <= 875);
+    widest = std::max({widest, across, up});
+  }
+  CHECK(widest >= 400);
 }
 
 TEST_CASE("SL-15: a 28-byte vertex record has no counterpart: geomorph leaves it in place") {

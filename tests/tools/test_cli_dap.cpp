@@ -34,7 +34,8 @@ int disasm_line(const std::string& listing, const std::string& prefix, int nth =
 
 struct Exchange {
   std::vector<json> messages;
-  std::map<int, json> responses;  // by request seq
+  std::map<int, json> responses;      // by request seq
+  std::map<int, int> response_count;  // how many responses each request seq got
   // The first message of `kind` after the response to request `seq`.
   json event_after(int seq, const std::string& kind) const {
     bool seen = false;
@@ -58,7 +59,10 @@ Exchange run_dap(const std::vector<json>& requests, const ScratchDir& dir) {
   std::istringstream out(r.out);
   while (auto m = shapevm::harness::read_dap_message(out)) {
     ex.messages.push_back(*m);
-    if ((*m)["type"] == "response") ex.responses[(*m)["request_seq"].get<int>()] = *m;
+    if ((*m)["type"] == "response") {
+      ex.responses[(*m)["request_seq"].get<int>()] = *m;
+      ++ex.response_count[(*m)["request_seq"].get<int>()];
+    }
   }
   return ex;
 }
@@ -180,4 +184,75 @@ TEST_CASE("dap: a launch with a missing program or bad state fails with a messag
   CHECK(ex.responses.at(3)["message"].get<std::string>().find("--frame") != std::string::npos);
   CHECK(ex.responses.at(4)["success"] == false);
   CHECK(ex.responses.at(5)["success"] == true);
+}
+
+TEST_CASE(
+    "dap: every request kind gets exactly one response, before launch, mid-run and after the end") {
+  // An editor pairs a response with its request by request_seq; a second response to the same
+  // request (success, then "the run has ended") would leave it showing a running session.
+  ScratchDir dir;
+  // Every request kind the server knows, plus one it does not.
+  const std::vector<std::pair<std::string, json>> kinds = {
+      {"threads", json::object()},
+      {"setBreakpoints", {{"source", {{"sourceReference", 1}}}, {"breakpoints", json::array()}}},
+      {"setFunctionBreakpoints", {{"breakpoints", json::array()}}},
+      {"setExceptionBreakpoints", {{"filters", json::array()}}},
+      {"source", {{"sourceReference", 1}}},
+      {"continue", {{"threadId", 1}}},
+      {"next", {{"threadId", 1}}},
+      {"next", {{"threadId", 1}, {"granularity", "instruction"}}},
+      {"stepIn", {{"threadId", 1}}},
+      {"stepOut", {{"threadId", 1}}},
+      {"pause", {{"threadId", 1}}},
+      {"stackTrace", {{"threadId", 1}}},
+      {"scopes", {{"frameId", 0}}},
+      {"variables", {{"variablesReference", 1}}},
+      {"evaluate", {{"expression", "depth"}}},
+      {"evaluate", {{"expression", "step"}}},
+      {"disassemble", {{"memoryReference", "0"}, {"instructionCount", 1}}},
+      {"no-such-request", json::object()},
+      {"stepBack", {{"threadId", 1}}},
+      {"reverseContinue", {{"threadId", 1}}},
+      {"restart", json::object()},
+  };
+  std::vector<json> rq;
+  int seq = 0;
+  std::vector<int> after_end;  // seqs of the moves forward sent once the run had ended
+  rq.push_back(request(++seq, "initialize"));
+  for (const auto& [command, args] : kinds) rq.push_back(request(++seq, command, args));
+  rq.push_back(request(++seq, "launch", {{"program", kJet}}));
+  rq.push_back(request(++seq, "configurationDone"));
+  for (const auto& [command, args] : kinds) rq.push_back(request(++seq, command, args));
+  // Run to the end, then every kind again: forward moves now fail, once each.
+  rq.push_back(request(++seq, "continue", {{"threadId", 1}}));
+  const int end_seq = seq;
+  for (const auto& [command, args] : kinds) {
+    rq.push_back(request(++seq, command, args));
+    if (command == "continue" || command == "next" || command == "stepIn") after_end.push_back(seq);
+    if (command == "stepBack") rq.push_back(request(++seq, "continue", {{"threadId", 1}}));
+  }
+  rq.push_back(request(++seq, "terminate"));
+  const Exchange ex = run_dap(rq, dir);
+  int responses = 0;
+  for (const auto& m : ex.messages) responses += m["type"] == "response";
+  CHECK(responses == seq);
+  for (int k = 1; k <= seq; ++k) {
+    CAPTURE(k);
+    CAPTURE(rq[static_cast<size_t>(k - 1)]["command"]);
+    CHECK(ex.response_count.count(k) == 1);
+    if (ex.response_count.count(k)) CHECK(ex.response_count.at(k) == 1);
+  }
+  REQUIRE(ex.event_after(end_seq, "stopped") != nullptr);
+  CHECK(ex.event_after(end_seq, "stopped")["body"]["text"].get<std::string>().rfind("end of run",
+                                                                                    0) == 0);
+  REQUIRE(after_end.size() == 4);
+  for (int k : after_end) {
+    CAPTURE(k);
+    CHECK(ex.responses.at(k)["success"] == false);
+    CHECK(ex.responses.at(k)["message"].get<std::string>().find("the run has ended") !=
+          std::string::npos);
+    // A failed move reports no stop: the editor keeps showing the stopped end.
+    const json next = ex.event_after(k, "stopped");
+    if (next != nullptr) CHECK(next["seq"] > ex.responses.at(k + 1)["seq"]);
+  }
 }

@@ -80,6 +80,8 @@ TEST_CASE("cli render: writes an indexed PNG of the requested size; state option
   CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --size 0x5")
             .exit_code == 2);
   CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera 1,2")
+            .exit_code == 2);  // exactly three values, or fit
+  CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera fit")
             .exit_code == 0);
   CHECK(run_cli("render " + shell_quote(kTank) + " -o " + shell_quote(a) + " --force --camera x")
             .exit_code == 2);
@@ -139,6 +141,30 @@ TEST_CASE("cli trace: a run that exhausts its budget exits 2 and says why") {
   REQUIRE(!ev.empty());
   CHECK(ev.back()["reason"] == "budget: steps");
   CHECK(ev.back()["ops"] == 5);
+  CHECK(r.err.find("budget: steps") != std::string::npos);  // stderr says it too
+}
+
+TEST_CASE("cli trace -o: a run that stops on an error says why on stderr, as render does") {
+  ScratchDir dir;
+  const auto out = (dir / "t.jsonl").string();
+  auto traced = run_cli("trace " + shell_quote(kJet) + " --max-depth 1 -o " + shell_quote(out));
+  auto rendered = run_cli("render " + shell_quote(kJet) + " --max-depth 1 -o " +
+                          shell_quote((dir / "f.png").string()));
+  CHECK(traced.exit_code == 2);
+  CHECK(rendered.exit_code == 2);
+  CHECK(traced.out.empty());  // the trace went to the file
+  // The same line render prints: the source, where the run stopped and why.
+  CHECK(traced.err.find("call depth limit 1 reached") != std::string::npos);
+  CHECK(rendered.err.find(traced.err) != std::string::npos);
+  // ...and the file's last line carries the same reason.
+  std::ifstream in(out);
+  std::string line, last;
+  while (std::getline(in, line)) last = line;
+  CHECK(nlohmann::json::parse(last)["reason"] == "call depth limit 1 reached (budget)");
+  // A clean run prints nothing on stderr.
+  auto clean = run_cli("trace " + shell_quote(kJet) + " -o " + shell_quote(out));
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.err.empty());
 }
 
 TEST_CASE("cli render --textures: textured faces sample the PIC the TextureFile names") {

@@ -23,6 +23,7 @@
 #include "interp/fa/instruction.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/listing.h"
+#include "interp/fa/palette_pal.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/shape_info.h"
 #include "interp/fa/walker.h"
@@ -401,6 +402,14 @@ TEST_CASE("fa generator: shapevm gen fa writes the files, refuses to overwrite w
     CHECK(std::filesystem::exists(dir / "gen" / (std::string(stem) + ".fas")));
   }
   CHECK_FALSE(std::filesystem::exists(dir / "gen" / "GEN00004.SH"));
+  // Beside them the built-in palette as a PALETTE.PAL, which reads back within the 6-bit rounding.
+  const auto pal = shapevm::read_file(dir / "gen" / "PALETTE.PAL");
+  REQUIRE(pal.size() == 768);
+  const auto read = fa::read_pal(pal, "PALETTE.PAL");
+  for (size_t i = 0; i < 256; ++i) {
+    CHECK((read.colors[i].r >> 2) == (raster::default_palette().colors[i].r >> 2));
+    CHECK((read.colors[i].b >> 2) == (raster::default_palette().colors[i].b >> 2));
+  }
   // The files are the generator's shapes for seed 7.
   const auto bytes = shapevm::read_file(dir / "gen" / "GEN00002.SH");
   CHECK(bytes == fa::assemble_fa(fa::generate_fa_shape(7, 1), "x.fas").file);

@@ -33,7 +33,15 @@ class TestViewer : private OwnedShape, public fa::FaViewerModel {
         fa::FaViewerModel(shape, opening, {}, RenderSetup{raster::default_palette(), {}, {}}) {}
 };
 
-TestViewer make_engine(const std::string& file, const StateRequest& opening = {}) {
+// These cases were measured with the camera 330 units away (3x the jet's radius, the default
+// before --camera fit): at 320x240 that puts the jet at LOD 1, which the zoom cases start from.
+StateRequest at_330() {
+  StateRequest r;
+  r.options = {{"camera", "330,150,20"}};
+  return r;
+}
+
+TestViewer make_engine(const std::string& file, const StateRequest& opening = at_330()) {
   return TestViewer(file, opening);
 }
 
@@ -96,8 +104,15 @@ TEST_CASE("viewer fa: the opening state follows the state options") {
   // The --set value is the gear's default; the cycle offers the other outcome.
   CHECK(engine.capabilities().inputs[1].engine_default == 1);
   CHECK(engine.capabilities().inputs[1].values == std::vector<int64_t>{0});
-  CHECK(s.camera == harness::ViewerCamera{330, fa::assumed::kDefaultCameraHeading,
-                                          fa::assumed::kDefaultCameraPitch});  // 3 x radius 110
+  // No --camera: the distance that fits the jet in the opening's 640x480 frame, as render's.
+  const fa::Shape jet = fa::load_shape_spec(kJet);
+  CHECK(s.camera == harness::ViewerCamera{
+                        fa::Interpreter(jet).fit_distance({0, fa::assumed::kDefaultCameraHeading,
+                                                           fa::assumed::kDefaultCameraPitch},
+                                                          640, 480),
+                        fa::assumed::kDefaultCameraHeading, fa::assumed::kDefaultCameraPitch});
+  CHECK(s.camera.distance > 100);
+  CHECK(s.camera.distance < 330);  // nearer than 3x the radius: the jet fills the frame
 }
 
 TEST_CASE("viewer fa: zooming changes the LOD JumpToLOD picks (FA-47 FA-48 FA-49)") {
