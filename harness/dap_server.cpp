@@ -7,6 +7,7 @@
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "harness/debug_repl.h"
+#include "harness/debug_views.h"
 
 namespace shapevm::harness {
 
@@ -191,7 +192,8 @@ json DapServer::variables(int reference) const {
         for (const auto& row : m.rows)
           add(fmt::format("{}[{}]", m.name, row.index), memory_row_text(m, row, false));
   } else if (reference == native_scope && s.native) {
-    add("instruction", s.native->text);
+    // As disasm and the REPL show it: relocated addresses by name, not sandbox addresses.
+    add("instruction", native_instruction_text(session_->engine->listing(), *s.native));
     for (const auto& r : s.native->registers)
       add(r.name, fmt::format("0x{:08x}", static_cast<uint32_t>(r.value)));
   }
@@ -397,7 +399,9 @@ void DapServer::handle(const json& request) {
         std::string name =
             k < depth ? fmt::format("fragment {}", hex_offset(s.frames[depth - 1 - k].entry))
                       : std::string("top level");
-        if (native) name = s.native->arch + ": " + s.native->text;
+        if (native)
+          name = s.native->arch + ": " +
+                 native_instruction_text(session_->engine->listing(), *s.native);
         if (k == 0 && s.ended) name = "end: " + s.end_reason;
         frames.push_back({{"id", k},
                           {"name", name},

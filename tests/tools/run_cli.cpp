@@ -37,7 +37,8 @@ CliResult run_command(const std::string& command_line) {
   ScratchDir capture;
   const auto out_path = capture / "stdout";
   const auto err_path = capture / "stderr";
-  const std::string full = "( " + command_line + " ) </dev/null >" +
+  // The closing parenthesis on its own line: a command line may end in a `# comment`.
+  const std::string full = "( " + command_line + "\n) </dev/null >" +
                            shell_quote(out_path.string()) + " 2>" + shell_quote(err_path.string());
   const int status = std::system(full.c_str());
   CliResult result{-1, read_whole(out_path), read_whole(err_path)};
