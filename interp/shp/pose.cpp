@@ -290,7 +290,10 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
       std::max(1, s.height * assumed::kFocalNumerator / assumed::kFocalDenominator);
   projection.near = near;
   projection.minimum = near;
-  const int64_t fitted = fit_distance(points, projection);
+  // Whole model units (rounded up, so still inside the frame): `--camera D` can then name the
+  // fitted distance exactly, which is how the viewer hands its camera to a run.
+  constexpr int64_t kUnit = assumed::kViewUnitsPerModelUnit;
+  const int64_t fitted = (fit_distance(points, projection) + kUnit - 1) / kUnit * kUnit;
   fit.camera.distance =
       s.camera_distance > 0 ? s.camera_distance * assumed::kViewUnitsPerModelUnit : fitted;
   fit.camera.heading = s.camera_heading;

@@ -32,8 +32,9 @@ TEST_CASE("AP-34 the vehicle example's LOD cases, worked by hand from its header
   // vehicle.apa's record 0 ("tank", lod 30000 next 3). Its vertices span x -64..64, y 0..90,
   // z -100..100 stored units, x16: bounds -1024..1024, 0..1440, -1600..1600; the widest
   // horizontal vertex is (60, -100) -> (960, -1600), radius ceil(sqrt(3481600)) = 1866. The
-  // default camera stands 3 x max(1866, isqrt(2048^2 + 1440^2 + 3200^2) / 2 = 4062 / 2 = 2031)
-  // = 6093 away: below the threshold, so the default frame draws the tank itself.
+  // default camera is the fitted one, which frames that box in 640x480 well inside the
+  // threshold, so the default frame draws the tank itself; the threshold is checked at 30000
+  // (not beyond it) and 30001 (beyond it).
   const std::vector<uint8_t> text = read_file(SHAPEVM_SOURCE_DIR "/examples/apache/vehicle.apa");
   testing::ApacheFixture f(std::string(text.begin(), text.end()));
   const apache::ModelRecord& tank = *f.archive.record(0);
@@ -43,7 +44,12 @@ TEST_CASE("AP-34 the vehicle example's LOD cases, worked by hand from its header
   CHECK(tank.header.bounds == std::array<int32_t, 6>{-1024, 1024, 0, 1440, -1600, 1600});
   apache::Interpreter interp(f.archive, f.tables, nullptr);
   apache::RunState s;
+  const int64_t fitted = interp.camera_distance(tank, s);
+  CHECK(fitted > 1866);  // outside the model
+  CHECK(fitted < 30000);
+  s.camera.distance = 6093;  // an explicit distance is taken as given
   CHECK(interp.camera_distance(tank, s) == 6093);
+  s.camera.distance = 0;
   auto drawn = [&](const apache::RunState& state) {
     testing::ApacheSink sink;
     return interp.run(0, state, sink).record;

@@ -165,7 +165,9 @@ TEST_CASE("frames: --camera takes exactly three values in their ranges, or fit, 
 }
 
 TEST_CASE("frames: the default camera frames the model in every engine (--camera fit)") {
-  // "Fills most of the frame": the drawn box spans at least 3/5 of the frame's width or height,
+  // "Fills the frame": the drawn box spans at least half the frame's width or height (the fit
+  // keeps every point inside 7/8 of the frame about its centre, so a model whose picture sits off
+  // the centre fills less than 7/8 on its other side),
   // and stays inside the frame with a margin (nothing cut off at an edge), at the default size
   // and at another aspect.
   for (const std::string& spec : kOnePerEngine) {
@@ -182,7 +184,7 @@ TEST_CASE("frames: the default camera frames the model in every engine (--camera
       const int bw = b.x1 - b.x0 + 1, bh = b.y1 - b.y0 + 1;
       CAPTURE(bw);
       CAPTURE(bh);
-      CHECK(std::max(bw * 5 / 3 >= w, bh * 5 / 3 >= h));
+      CHECK(std::max(bw * 2 >= w, bh * 2 >= h));
       CHECK(b.x0 > 0);
       CHECK(b.y0 > 0);
       CHECK(b.x1 < w - 1);
@@ -221,7 +223,7 @@ TEST_CASE("frames: under the default palette and background everything every exa
         ++drawn;
         if (rgb_distance(pal[v], pal[bg]) < kVisible) ++faint;
       }
-    CHECK(drawn > 500);
+    CHECK(drawn > 100);  // the smallest example, a tracer, is one line of some 300 pixels
     CHECK(faint == 0);
     if (engine == "apache") {
       // Shadows: the pixels that change when shadows are turned off, drawn and visible.
