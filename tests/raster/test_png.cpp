@@ -211,7 +211,7 @@ TEST_SUITE("raster") {
     CHECK(palette.colors[0] == Rgb{0, 0, 0});
     CHECK(palette.colors[31] == Rgb{255, 255, 255});
     CHECK(palette.colors[255] == Rgb{255, 0, 255});
-    CHECK(palette.colors[63] == Rgb{255, 0, 0});   // top of the red ramp
+    CHECK(palette.colors[63] == Rgb{255, 0, 0});  // top of the red ramp
     // Readable on black: a ramp starts at 12/43 of its hue, (255 * 12 + 21) / 43 = 71, and the
     // dimmest grey is 48.
     CHECK(palette.colors[32] == Rgb{71, 0, 0});  // bottom of the red ramp
