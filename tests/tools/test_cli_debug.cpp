@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "raster/png_io.h"
+#include "tests/tools/debug_batch.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
@@ -37,22 +38,7 @@ std::string offset_of(const std::string& prefix, int nth = 1) {
 }
 
 CliResult session(const ScratchDir& dir, const std::string& args, const std::string& script) {
-  const auto path = dir / "script.gdb";
-  std::ofstream(path) << script;
-  return run_cli("debug " + shell_quote(kJet) + " " + args + " --batch " +
-                 shell_quote(path.string()));
-}
-
-// The text between the echo of `command` and the next prompt.
-std::string output_of(const std::string& transcript, const std::string& command, int nth = 1) {
-  size_t at = 0;
-  for (int i = 0; i < nth; ++i) {
-    at = transcript.find("(shapevm) " + command + "\n", at);
-    REQUIRE(at != std::string::npos);
-    at += 11 + command.size();
-  }
-  const auto end = transcript.find("(shapevm) ", at);
-  return transcript.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  return debug_batch(dir, kJet, args, script);
 }
 
 }  // namespace

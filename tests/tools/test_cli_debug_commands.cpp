@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "tests/tools/debug_batch.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
@@ -18,22 +19,7 @@ const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
 
 CliResult session(const std::string& args, const std::string& script) {
   ScratchDir dir;
-  const auto path = dir / "script.gdb";
-  std::ofstream(path) << script;
-  return run_cli("debug " + shell_quote(kJet) + " " + args + " --batch " +
-                 shell_quote(path.string()));
-}
-
-// The text between the echo of `command` and the next prompt.
-std::string output_of(const std::string& transcript, const std::string& command, int nth = 1) {
-  size_t at = 0;
-  for (int i = 0; i < nth; ++i) {
-    at = transcript.find("(shapevm) " + command + "\n", at);
-    REQUIRE(at != std::string::npos);
-    at += 11 + command.size();
-  }
-  const auto end = transcript.find("(shapevm) ", at);
-  return transcript.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  return debug_batch(dir, kJet, args, script);
 }
 
 // The CODE offset `disasm` gives the nth line starting with `prefix` ("0x01a2").
