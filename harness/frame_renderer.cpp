@@ -1,21 +1,65 @@
 #include "harness/frame_renderer.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <span>
+
 #include "raster/clip.h"
 #include "raster/polygon_fill.h"
 
 namespace shapevm::harness {
+namespace {
+
+// The pixels a fill of `polygon` may touch: its bounding box in whole pixels, clipped to the
+// frame (the work budget's measure: cheap, and never less than the fill's real work).
+uint64_t covered_pixels(std::span<const raster::ScreenVertex> polygon, int width, int height) {
+  if (polygon.empty()) return 0;
+  int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
+  for (const auto& v : polygon) {
+    x0 = std::min<int64_t>(x0, v.x >> 16);
+    x1 = std::max<int64_t>(x1, v.x >> 16);
+    y0 = std::min<int64_t>(y0, v.y >> 16);
+    y1 = std::max<int64_t>(y1, v.y >> 16);
+  }
+  x0 = std::max<int64_t>(x0, 0);
+  y0 = std::max<int64_t>(y0, 0);
+  x1 = std::min<int64_t>(x1, width - 1);
+  y1 = std::min<int64_t>(y1, height - 1);
+  if (x1 < x0 || y1 < y0) return 0;
+  return static_cast<uint64_t>((x1 - x0 + 1) * (y1 - y0 + 1));
+}
+
+// A line's pixels: its longer side, at most the frame's width plus height.
+uint64_t covered_pixels(const raster::ScreenVertex& a, const raster::ScreenVertex& b, int width,
+                        int height) {
+  const int64_t dx = std::abs((int64_t{a.x} - b.x) >> 16);
+  const int64_t dy = std::abs((int64_t{a.y} - b.y) >> 16);
+  return static_cast<uint64_t>(std::min<int64_t>(std::max(dx, dy) + 1, int64_t{width} + height));
+}
+
+}  // namespace
 
 FrameRenderer::FrameRenderer(raster::Framebuffer& frame, FrameSettings settings,
-                             TextureLookup textures)
+                             TextureLookup textures, WorkLimits limits)
     : frame_(frame),
       settings_(settings),
       projection_(raster::make_projection(frame.width(), frame.height(), settings.focal_pixels,
                                           settings.near_z)),
-      textures_(std::move(textures)) {
+      textures_(std::move(textures)),
+      max_faces_(limits.faces),
+      max_pixels_(limits.pixels_for(frame.width(), frame.height())) {
   if (settings.depth_test) depth_.emplace(frame.width(), frame.height());
 }
 
+std::string_view FrameRenderer::stop_requested() const {
+  if (faces_seen_ > max_faces_) return kBudgetFaces;
+  if (pixels_ > max_pixels_) return kBudgetPixels;
+  return {};
+}
+
 void FrameRenderer::on_face(const FaceEvent& e) {
+  // Past a budget nothing more is drawn; the engine stops at its next check.
+  if (++faces_seen_ > max_faces_ || pixels_ > max_pixels_) return;
   if (e.corners.empty()) return;
   const raster::Texture* texture = nullptr;
   if (e.textured && !e.texture.empty()) {
@@ -57,6 +101,7 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     raster::project(projection_, a, sa);
     raster::project(projection_, b, sb);
     raster::draw_line(frame_, sa, sb, e.color);
+    pixels_ += covered_pixels(sa, sb, frame_.width(), frame_.height());
     ++filled_;
     return;
   }
@@ -71,6 +116,7 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     return;
   }
   ++filled_;
+  pixels_ += covered_pixels(screen_, frame_.width(), frame_.height());
   if (screen_.size() == 1) {
     raster::draw_point(frame_, screen_[0], e.color);
   } else if (e.styled()) {
@@ -112,6 +158,7 @@ void FrameRenderer::draw_depth(const FaceEvent& e, const raster::Texture* textur
     raster::project(projection_, a, sa);
     raster::project(projection_, b, sb);
     raster::draw_line_depth(frame_, depth, sa, sb, style);
+    pixels_ += covered_pixels(sa, sb, frame_.width(), frame_.height());
     drew = true;
   };
   if (e.shape == FaceShape::kPoints || polygon_.size() == 1) {
@@ -119,6 +166,7 @@ void FrameRenderer::draw_depth(const FaceEvent& e, const raster::Texture* textur
       raster::ScreenVertex s;
       if (v.z >= settings_.near_z && raster::project(projection_, v, s)) {
         raster::draw_line_depth(frame_, depth, s, s, style);
+        ++pixels_;
         drew = true;
       }
     }
@@ -131,6 +179,7 @@ void FrameRenderer::draw_depth(const FaceEvent& e, const raster::Texture* textur
     }
     if (screen_.size() >= 3) {
       raster::fill_depth(frame_, depth, screen_, style);
+      pixels_ += covered_pixels(screen_, frame_.width(), frame_.height());
       drew = true;
     }
   }
@@ -148,6 +197,7 @@ void FrameRenderer::draw_open(const FaceEvent& e) {
       raster::ScreenVertex s;
       if (v.z >= settings_.near_z && raster::project(projection_, v, s)) {
         raster::draw_point(frame_, s, e.color);
+        ++pixels_;
         drew = true;
       }
     }
@@ -159,6 +209,7 @@ void FrameRenderer::draw_open(const FaceEvent& e) {
       raster::project(projection_, a, sa);
       raster::project(projection_, b, sb);
       raster::draw_line(frame_, sa, sb, e.color);
+      pixels_ += covered_pixels(sa, sb, frame_.width(), frame_.height());
       drew = true;
     }
   }

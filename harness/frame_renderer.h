@@ -13,6 +13,7 @@
 
 #include "interp/common/events.h"
 #include "interp/common/render_setup.h"
+#include "interp/common/work_limits.h"
 #include "raster/depth_fill.h"
 #include "raster/framebuffer.h"
 #include "raster/projection.h"
@@ -49,6 +50,10 @@ class FrameRenderer : public EventSink {
   std::set<std::string> missing_;
   uint64_t filled_ = 0;
   uint64_t culled_ = 0;
+  uint64_t faces_seen_ = 0;
+  uint64_t pixels_ = 0;
+  uint64_t max_faces_;
+  uint64_t max_pixels_;
   std::vector<raster::ViewVertex> polygon_;
   std::vector<raster::ScreenVertex> screen_;
 };

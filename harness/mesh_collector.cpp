@@ -7,6 +7,7 @@
 namespace shapevm::harness {
 
 void MeshCollector::on_face(const FaceEvent& e) {
+  if (++faces_seen_ > max_faces_) return;
   Face f;
   f.texture = std::string(e.texture);
   f.color = e.color;

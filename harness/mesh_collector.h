@@ -11,6 +11,7 @@
 
 #include "interp/common/events.h"
 #include "interp/common/export_scene.h"
+#include "interp/common/work_limits.h"
 
 namespace shapevm::harness {
 
@@ -23,8 +24,14 @@ class MeshCollector : public EventSink {
     uint8_t color = 0;
   };
 
+  // `limits`: the faces it may collect (interp/common/work_limits.h); past them it asks the
+  // engine to stop.
+  explicit MeshCollector(WorkLimits limits = {}) : max_faces_(limits.faces) {}
   bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
+  std::string_view stop_requested() const override {
+    return faces_seen_ > max_faces_ ? kBudgetFaces : std::string_view{};
+  }
 
   const std::vector<std::array<int32_t, 3>>& vertices() const { return vertices_; }
   const std::vector<Face>& faces() const { return faces_; }
@@ -45,6 +52,8 @@ class MeshCollector : public EventSink {
                        const raster::Palette& palette) const;
 
  private:
+  uint64_t max_faces_;
+  uint64_t faces_seen_ = 0;
   // Coordinates are kept in 32 bits (FaceCorner::model_wide when the event says so).
   // A vertex is the pool slot's coordinates at the time a face used it: identical coordinates
   // share one OBJ vertex.

@@ -11,7 +11,7 @@ ProgramFrame render_program(Program& program, const StateRequest& state, uint8_t
                    {},
                    0,
                    {}};
-  FrameRenderer renderer(out.frame, setup.frame, setup.textures);
+  FrameRenderer renderer(out.frame, setup.frame, setup.textures, state.limits);
   out.outcome = program.run(state, renderer);
   out.faces_filled = renderer.faces_filled();
   out.missing_textures = renderer.missing_textures();

@@ -36,8 +36,15 @@ void TraceWriter::line() {
   if (buf_.size() > (1 << 16)) flush();
 }
 
+std::string_view TraceWriter::stop_requested() const {
+  if (faces_ > limits_.faces) return kBudgetFaces;
+  if (bytes_written() > limits_.trace_bytes) return kBudgetTraceBytes;
+  return {};
+}
+
 void TraceWriter::flush() {
   if (buf_.size()) std::fwrite(buf_.data(), 1, buf_.size(), out_);
+  flushed_ += buf_.size();
   buf_.clear();
   std::fflush(out_);
 }
@@ -105,6 +112,7 @@ void TraceWriter::on_vertices(const VerticesEvent& e) {
 }
 
 void TraceWriter::on_face(const FaceEvent& e) {
+  if (++faces_ > limits_.faces) return;  // past the budget: the engine stops at its next check
   auto it = std::back_inserter(buf_);
   fmt::format_to(it, R"({{"ev":"face","eng":"{}","off":{},"seq":{},"indices":[)", e.engine,
                  e.offset, e.sequence);

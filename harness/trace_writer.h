@@ -8,6 +8,7 @@
 #include <string>
 
 #include "interp/common/events.h"
+#include "interp/common/work_limits.h"
 
 namespace shapevm::harness {
 
@@ -16,7 +17,10 @@ inline constexpr int kTraceSchemaVersion = 1;
 class TraceWriter : public EventSink {
  public:
   // Writes to `out` (not owned). `ops` = emit an "op" line per executed opcode.
-  explicit TraceWriter(std::FILE* out, bool ops = true) : out_(out), ops_(ops) {}
+  // `limits`: the faces it may record and the bytes it may reach (interp/common/work_limits.h);
+  // past either it asks the engine to stop, and still writes the run's last events.
+  explicit TraceWriter(std::FILE* out, bool ops = true, WorkLimits limits = {})
+      : out_(out), ops_(ops), limits_(limits) {}
   ~TraceWriter() override { flush(); }
 
   // The first line: {"ev":"start","eng":..,"schema":1,"source":..,"state":{..}}.
@@ -34,12 +38,17 @@ class TraceWriter : public EventSink {
   void on_native(const NativeEvent& e) override;
   void on_native_instruction(const NativeInstructionEvent& e) override;
   void on_import_read(const ImportReadEvent& e) override;
+  std::string_view stop_requested() const override;
+  uint64_t bytes_written() const { return flushed_ + buf_.size(); }
   void flush();
 
  private:
   void line();
   std::FILE* out_;
   bool ops_;
+  WorkLimits limits_;
+  uint64_t faces_ = 0;
+  uint64_t flushed_ = 0;
   fmt::memory_buffer buf_;
 };
 

@@ -98,7 +98,7 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
       r.faces = face_count(*scene);
       if (format == "obj") obj = harness::scene_to_obj(*scene, mtl_library);
     } else {
-      harness::MeshCollector mesh;
+      harness::MeshCollector mesh(p.state.limits);
       r = p.program->run(p.state, mesh);
       std::map<std::string, std::array<int, 2>> sizes;
       const RenderSetup setup = p.program->render_setup(width, height);

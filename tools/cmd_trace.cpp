@@ -34,7 +34,7 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
     const std::string state_json = p.program->state_json(p.state).dump();
     RunOutcome r;
     write_trace_output(o->output, [&](std::FILE* out) {
-      harness::TraceWriter writer(out, !o->no_ops);
+      harness::TraceWriter writer(out, !o->no_ops, p.state.limits);
       writer.start(p.program->engine(), p.program->source(), state_json);
       r = p.program->run(p.state, writer);
     });

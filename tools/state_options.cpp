@@ -55,6 +55,18 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
       ->type_name("INT");
   cmd->add_option("--max-depth", o.max_depth, "Budget: call depth (default: the engine's)")
       ->type_name("INT");
+  cmd->add_option("--max-faces", o.limits.faces,
+                  "Budget: faces drawn, traced or exported before the run is stopped")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
+  cmd->add_option("--max-pixels", o.limits.pixels,
+                  "Budget: pixels covered by the faces drawn (default: 256 frames' worth)")
+      ->type_name("INT")
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
+  cmd->add_option("--max-trace-bytes", o.limits.trace_bytes,
+                  "Budget: bytes of trace written before the run is stopped")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   cmd->add_option("--objects", o.objects,
                   "The archive a scene's object ids index (Battle Isle 2: LAND000.LIB for a 3DLD "
                   "record)");
@@ -113,6 +125,7 @@ StateRequest state_request(const StateOptions& o, int width, int height) {
   number("max-depth", o.max_depth);
   if (o.objects) r.options.push_back({"objects", *o.objects});
   r.sets = o.sets;
+  r.limits = o.limits;
   return r;
 }
 

@@ -2,7 +2,8 @@
 // (FILE or FILE:MEMBER, --engine), the frame (--size, --palette, --textures, --background), the
 // output (-o, --force) and the state options every command that runs a program takes (--frame,
 // --lod, --detail, --destroyed, --effects, --set, --camera, --no-x86, --x86-trace, --merged,
-// --objend, --max-steps, --max-depth, --objects). Which state options apply is the engine's
+// --objend, --max-steps, --max-depth, --objects, and the work budgets --max-faces, --max-pixels
+// and --max-trace-bytes). Which state options apply is the engine's
 // declaration (interp/common/state.h): a given option the engine does not take is an error naming
 // the engines that do, an unknown --set name an error listing the closest.
 #pragma once
@@ -39,6 +40,7 @@ struct StateOptions {
   std::optional<std::string> max_steps;
   std::optional<std::string> max_depth;
   std::optional<std::string> objects;
+  WorkLimits limits;  // --max-faces, --max-pixels, --max-trace-bytes
 };
 
 void add_state_options(CLI::App* cmd, StateOptions& options);

@@ -341,6 +341,7 @@ struct Interpreter::Impl {
       e.sequence = sequence++;
       ++result.shadow_faces;
       sink->on_face(e);
+      check_work_budget(op_offset);
       return winding;
     }
     e.shape = type.primitive == Primitive::kPoints     ? FaceShape::kPoints
@@ -397,6 +398,7 @@ struct Interpreter::Impl {
     e.sequence = sequence++;
     ++result.faces;
     sink->on_face(e);
+    check_work_budget(op_offset);
     return winding;
   }
 
@@ -452,7 +454,14 @@ struct Interpreter::Impl {
       e.name = ins.info->name;
       e.depth = depth;
       sink->on_op(e);
+      check_work_budget(ins.offset);
     }
+  }
+
+  // Ends the run (Stop) when a sink's work budget (faces, pixels, trace bytes) is exhausted.
+  void check_work_budget(uint32_t offset) {
+    if (const std::string_view reason = sink->stop_requested(); !reason.empty()) [[unlikely]]
+      throw Stop{std::string(reason), offset};
   }
 
   void branch(const Instruction& ins, std::string_view kind, bool taken, uint32_t target,

@@ -56,6 +56,21 @@ struct Item {
   int64_t depth = 0;
 };
 
+
+// Whether a sink's work budget (faces, pixels, trace bytes) is exhausted; if so the run ends at
+// `offset`, unclean, with the budget's reason.
+bool work_budget_exhausted(EventSink& sink, uint32_t offset, RunOutcome& out) {
+  const std::string_view reason = sink.stop_requested();
+  if (reason.empty()) return false;
+  out.clean = false;
+  out.reason = std::string(reason);
+  out.end_offset = offset;
+  sink.on_diagnostic({kEngine, offset, DiagnosticLevel::kError,
+                      fmt::format("{} (work budget: --max-faces, --max-pixels, --max-trace-bytes)",
+                                  reason)});
+  return true;
+}
+
 }  // namespace
 
 int32_t polygon_colour(const Polygon& p) {
@@ -225,6 +240,10 @@ RunOutcome run_draw(const std::vector<Instance>& instances, const RunState& stat
       op.name = mnemonic;
       op.fields = fields;
       sink.on_op(op);
+      if (work_budget_exhausted(sink, p.offset, out)) {
+        stopped = true;
+        break;
+      }
     }
     if (colour < 0 || colour > 255) {
       sink.on_diagnostic(
@@ -252,6 +271,10 @@ RunOutcome run_draw(const std::vector<Instance>& instances, const RunState& stat
     face.wide_model = true;
     sink.on_face(face);
     ++steps;
+    if (work_budget_exhausted(sink, p.offset, out)) {
+      stopped = true;
+      break;
+    }
   }
   out.ops = steps;
   out.faces = steps;

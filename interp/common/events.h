@@ -213,6 +213,10 @@ class EventSink {
   virtual void on_native(const NativeEvent&) {}
   virtual void on_native_instruction(const NativeInstructionEvent&) {}
   virtual void on_import_read(const ImportReadEvent&) {}
+  // A sink enforcing a work budget (interp/common/work_limits.h) names the one it exhausted
+  // ("budget: faces"); engines ask after every face and op event they emit and end the run there,
+  // unclean, with that reason. Empty: go on.
+  virtual std::string_view stop_requested() const { return {}; }
 };
 
 // Fans one stream out to several sinks, in order.
@@ -258,6 +262,11 @@ class MultiSink : public EventSink {
   }
   void on_import_read(const ImportReadEvent& e) override {
     for (auto* s : sinks_) s->on_import_read(e);
+  }
+  std::string_view stop_requested() const override {
+    for (auto* s : sinks_)
+      if (auto reason = s->stop_requested(); !reason.empty()) return reason;
+    return {};
   }
 
  private:

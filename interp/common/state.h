@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "interp/common/work_limits.h"
+
 namespace shapevm {
 
 enum class KnobType : uint8_t { kInteger, kFlag, kText, kCamera };
@@ -50,6 +52,7 @@ struct StateRequest {
   std::vector<std::string> sets;  // --set NAME=VALUE, verbatim
   int width = 640;                // the frame the run draws into
   int height = 480;
+  WorkLimits limits;              // --max-faces, --max-pixels, --max-trace-bytes
 
   // The last value given for an option, if any.
   std::optional<std::string> option(std::string_view name) const;

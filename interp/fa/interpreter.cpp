@@ -189,6 +189,19 @@ struct Interpreter::Machine {
     return stop(off, std::move(message), why, false);
   }
 
+  // Whether the sinks' work budgets (faces, pixels, trace bytes) still hold after an event; when
+  // one is exhausted the run stops at `off` with its reason.
+  bool within_work_budget(uint32_t off) {
+    const std::string_view reason = sink.stop_requested();
+    if (reason.empty()) [[likely]]
+      return true;
+    sink.on_diagnostic({kEngine, off, DiagnosticLevel::kError,
+                        fmt::format("{} (work budget: --max-faces, --max-pixels, "
+                                    "--max-trace-bytes)",
+                                    reason)});
+    return stop(off, std::string(reason), StopReason::kWorkBudget, false);
+  }
+
   void warn(uint32_t off, std::string message) {
     sink.on_diagnostic({kEngine, off, DiagnosticLevel::kWarning, std::move(message)});
   }
@@ -541,7 +554,7 @@ struct Interpreter::Machine {
     e.texture = texture;
     e.corners = corners;
     sink.on_face(e);
-    return true;
+    return within_work_budget(off);
   }
 
   // Moves past the Face at `off` without drawing it, as h_Face does before it draws (false when
@@ -671,7 +684,10 @@ struct Interpreter::Machine {
       stop(off, "stopped by the debugger", StopReason::kDebugger, true);
       return RunObserver::Action::kStop;
     }
-    if (sink_ops) emit_op(off, op);
+    if (sink_ops) {
+      emit_op(off, op);
+      if (!within_work_budget(off)) return RunObserver::Action::kStop;
+    }
     if (observer) {
       MachineAccess access(*this);
       return observer->before_dispatch(access, off, op);

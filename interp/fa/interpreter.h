@@ -31,6 +31,8 @@ enum class StopReason : uint8_t {
   kEndObject,          // EndObject (0x00)                        "EndObject"
   kTopLevelShortEof,   // ShortEOF with no call to return from    "ShortEOF at top level"
   kStepBudget,         // RunState::step_limit reached            "budget: steps"
+  kWorkBudget,         // a sink's work budget exhausted           "budget: faces", "budget: pixels",
+                       // "budget: trace bytes" (interp/common/work_limits.h)
   kCallDepthBudget,    // RunState::call_depth_limit reached      "call depth limit N reached ..."
   kX86Stopped,         // an embedded x86 block did not resume    "x86 block at ... stopped: ..."
   kFault,              // any other diagnostic that ends the run: bad or odd opcode, operands or

@@ -140,7 +140,8 @@ void MergedHarvest::walk_unreached_targets(MachineAccess& m) {
       if (m.result().stop != StopReason::kTopLevelShortEof) break;
       m.set_pos(m.result().end_offset + 1);
     }
-    if (m.result().stop == StopReason::kStepBudget) return;  // the merged run is over budget
+    if (m.result().stop == StopReason::kStepBudget || m.result().stop == StopReason::kWorkBudget)
+      return;  // the merged run is over budget
   }
   m.set_result(base);
 }

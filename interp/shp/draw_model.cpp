@@ -63,6 +63,7 @@ class Drawer {
   void draw_polygon(uint32_t p, uint32_t level, const Level& lv, const FacePolygon& poly,
                     const std::vector<PartVertex>& verts);
   void emit(FaceEvent& e, std::span<const FaceCorner> corners);
+  void check_work_budget() const;
   void defer(FaceEvent e, std::vector<FaceCorner> corners, std::string texture, int64_t bias,
              uint32_t p, uint32_t level, uint32_t face, uint32_t mode);
   const raster::Texture* find_texture(const std::string& key, uint32_t offset);
@@ -104,6 +105,7 @@ void Drawer::op(std::string_view name, uint32_t offset, uint32_t size, uint32_t 
   e.name = name;
   e.fields = fields;
   ctx_.sink.on_op(e);
+  check_work_budget();
 }
 
 int32_t Drawer::shade_of(const std::array<Q16, 3>& n) const {
@@ -133,6 +135,13 @@ void Drawer::emit(FaceEvent& e, std::span<const FaceCorner> corners) {
   e.corners = corners;
   ctx_.sink.on_face(e);
   ++out_.faces;
+  check_work_budget();
+}
+
+// Ends the draw (Stop) when a sink's work budget (faces, pixels, trace bytes) is exhausted.
+void Drawer::check_work_budget() const {
+  if (const std::string_view reason = ctx_.sink.stop_requested(); !reason.empty()) [[unlikely]]
+    throw Stop{std::string(reason), false};
 }
 
 void Drawer::defer(FaceEvent e, std::vector<FaceCorner> corners, std::string texture, int64_t bias,

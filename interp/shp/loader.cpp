@@ -156,6 +156,9 @@ class Loader {
       e.handler_address = kTakeChunkAddress;
       e.fields = fields;
       o_.sink->on_op(e);
+      // A sink's work budget (trace bytes) exhausted ends the load there.
+      if (const std::string_view reason = o_.sink->stop_requested(); !reason.empty())
+        throw Stop{std::string(reason), false};
     }
     return c;
   }
