@@ -16,14 +16,18 @@ namespace shapevm::fa {
 LoadedInput load_input(const std::string& spec) {
   const MemberSpec split = parse_member_spec(spec);
   if (!split.member) return {spec, read_file(spec)};  // throws "no such file"
-  const std::vector<uint8_t> container_bytes = read_file(split.path);
-  const EaLib lib(container_bytes, split.path);
-  const LibEntry* entry = lib.find(*split.member);
+  return load_member(read_file(split.path), split.path, *split.member);
+}
+
+LoadedInput load_member(std::span<const uint8_t> container, const std::string& path,
+                        const std::string& member) {
+  const EaLib lib(container, path);
+  const LibEntry* entry = lib.find(member);
   if (entry == nullptr) {
-    throw InputError(spec, fmt::format("no member named {} in {} ({} members)", *split.member,
-                                       split.path, lib.entries().size()));
+    throw InputError(path + ":" + member, fmt::format("no member named {} in {} ({} members)",
+                                                      member, path, lib.entries().size()));
   }
-  return {split.path + ":" + entry->name, lib.extract(*entry)};
+  return {path + ":" + entry->name, lib.extract(*entry)};
 }
 
 Shape load_shape_spec(const std::string& spec) {

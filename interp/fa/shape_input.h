@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ struct LoadedInput {
 
 // Throws InputError if the file or member does not exist or cannot be decoded.
 LoadedInput load_input(const std::string& spec);
+
+// The member `member` (case-insensitive) of the EALIB container `container` (read from `path`),
+// decompressed: load_input's second half, for bytes already in memory.
+LoadedInput load_member(std::span<const uint8_t> container, const std::string& path,
+                        const std::string& member);
 
 // load_input then load_shape: the shape a file argument names.
 Shape load_shape_spec(const std::string& spec);

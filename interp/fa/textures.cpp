@@ -28,6 +28,11 @@ FaTextures::FaTextures(const std::string& source) : source_(source) {
   lib_ = std::make_unique<fa::EaLib>(lib_bytes_, source);
 }
 
+FaTextures::FaTextures(std::vector<uint8_t> lib_bytes, std::string source)
+    : source_(std::move(source)), lib_bytes_(std::move(lib_bytes)) {
+  lib_ = std::make_unique<fa::EaLib>(lib_bytes_, source_);
+}
+
 const raster::Texture* FaTextures::find(std::string_view name) {
   const std::string key = upper(name);
   auto it = cache_.find(key);

@@ -18,6 +18,8 @@ class FaTextures {
  public:
   // `source` is a directory or a .LIB file; throws InputError if it is neither.
   explicit FaTextures(const std::string& source);
+  // The same over an EALIB .LIB's bytes already read (named `source` in errors).
+  FaTextures(std::vector<uint8_t> lib_bytes, std::string source);
   // nullptr when no such texture exists; InputError when it exists but is malformed.
   const raster::Texture* find(std::string_view name);
   const std::string& source() const { return source_; }

@@ -1,0 +1,239 @@
+#include "fuzz/seed_corpus.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string_view>
+
+#include "core/file_io.h"
+#include "harness/program_frame.h"
+#include "harness/trace_writer.h"
+#include "interp/common/registry.h"
+#include "raster/png_io.h"
+#include "tests/fa/lib_builder.h"
+
+namespace shapevm::fuzzing {
+namespace {
+
+std::vector<uint8_t> bytes_of(std::string_view text) {
+  return {text.begin(), text.end()};
+}
+
+std::vector<uint8_t> prefixed(uint8_t first, std::span<const uint8_t> rest) {
+  std::vector<uint8_t> out{first};
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+uint8_t engine_index(std::string_view name) {
+  const auto& all = engines();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i]->name() == name) return static_cast<uint8_t>(i);
+  return 0;
+}
+
+// A dense 4x4 PIC: 64-byte header, the pixels at 64, then the row heads (the layout the game's
+// files use).
+std::vector<uint8_t> small_pic() {
+  std::vector<uint8_t> b(64, 0);
+  auto u32 = [&b](size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
+  };
+  u32(0x02, 4);
+  u32(0x06, 4);
+  u32(0x0A, 64);
+  u32(0x0E, 16);
+  for (uint8_t i = 0; i < 16; ++i) b.push_back(i);
+  const uint32_t heads = static_cast<uint32_t>(b.size());
+  b.resize(b.size() + 16);
+  u32(0x22, heads);
+  u32(0x26, 16);
+  for (uint32_t y = 0; y < 4; ++y) u32(heads + 4 * y, 64 + 4 * y);
+  return b;
+}
+
+class Seeds {
+ public:
+  void add(const std::string& target, const std::string& name, std::vector<uint8_t> bytes) {
+    const std::string unique = name + "-" + std::to_string(++count_[target]);
+    out.push_back({target, unique, std::move(bytes)});
+  }
+
+  // A file one engine wrote, routed to every target that reads its kind.
+  void add_file(const Engine& engine, const std::string& name, const std::vector<uint8_t>& bytes) {
+    const std::string n = lower(name);
+    const std::string e(engine.name());
+    if (e == "fa" && ends_with(n, ".pal")) return add("fa_pic_pal", name, prefixed(1, bytes));
+    if (e == "apache" && n.find("objtext") != std::string::npos)
+      return add("apache_assets", name, prefixed(0, bytes));
+    if (e == "apache" && n.find("3dpal") != std::string::npos)
+      return add("apache_assets", name, prefixed(1, bytes));
+    if (e == "shp" && ends_with(n, ".tga")) return add("shp_files", name, prefixed(2, bytes));
+    if (e == "shp" && n.find("tcache") != std::string::npos)
+      return add("shp_files", name, prefixed(3, bytes));
+    if (!engine.recognises(bytes)) return;
+    if (e == "fa") {
+      add("fa_shape", name, bytes);
+      add("fa_run", name, prefixed(0x00, bytes));
+      add("fa_run", name, prefixed(0x9E, bytes));  // x86 traced, frame 3, detail 1, destroyed
+      add("fa_run", name, prefixed(0x61, bytes));  // no x86, merged, switch dispatch
+    } else if (e == "apache") {
+      for (uint8_t record = 0; record < 4; ++record)
+        add("apache_run", name, prefixed(record | (record == 1 ? 0x80 : 0), bytes));
+    } else if (e == "shp") {
+      add("shp_run", name, prefixed(0x80, bytes));
+      if (ends_with(n, ".hog")) add("shp_files", name, prefixed(0, bytes));
+    } else if (e == "bi2") {
+      for (uint8_t member = 0; member < 3; ++member)
+        add("bi2_run", name, prefixed(member | (member == 0 ? 0x80 : 0), bytes));
+      add("bi2_lib", name, prefixed(0, bytes));
+    }
+  }
+
+  std::vector<SeedInput> out;
+
+ private:
+  std::map<std::string, int> count_;
+};
+
+// The examples' assembler text: assembled by their engine (each output file routed by kind) and
+// kept as text for the assembler target.
+void add_examples(Seeds& seeds, const std::filesystem::path& source_dir) {
+  std::vector<std::filesystem::path> sources;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(source_dir / "examples"))
+    if (e.is_regular_file() && e.path().extension() != ".txt" &&
+        e.path().filename() != "CMakeLists.txt")
+      sources.push_back(e.path());
+  std::sort(sources.begin(), sources.end());
+  for (const auto& path : sources) {
+    const auto text_bytes = read_file(path);
+    const std::string_view text(reinterpret_cast<const char*>(text_bytes.data()),
+                                text_bytes.size());
+    const std::string stem = path.stem().string();
+    for (const Engine* engine : engines()) {
+      if (!engine->recognises_text(text)) continue;
+      seeds.add("assemblers", stem, prefixed(engine_index(engine->name()), text_bytes));
+      for (const auto& file : engine->assemble(text, path.string(), stem + ".out"))
+        seeds.add_file(
+            *engine,
+            file.name == stem + ".out" ? stem + "." + std::string(engine->name()) : file.name,
+            file.bytes);
+      break;
+    }
+  }
+}
+
+// A few files from each engine's generator (FA's stress profile as well: every structure).
+void add_generated(Seeds& seeds) {
+  for (const Engine* engine : engines()) {
+    if (engine->generate_help().empty()) continue;
+    for (bool stress : {false, true}) {
+      if (stress && engine->generate_stress_help().empty()) continue;
+      GenerateRequest request;
+      request.count = 6;
+      request.seed = 20240601;
+      request.stress = stress;
+      engine->generate(request, [&](OutputFile file) {
+        seeds.add_file(*engine, (stress ? "stress-" : "gen-") + file.name, file.bytes);
+      });
+    }
+  }
+}
+
+// EALIB containers of the FA examples, stored and DCL-imploded, and the DCL streams on their own.
+void add_fa_containers(Seeds& seeds) {
+  std::vector<test::LibMemberSpec> members;
+  for (const auto& s : seeds.out) {
+    if (s.target != "fa_shape" || members.size() >= 3) continue;
+    members.push_back(
+        {members.empty() ? "JET.SH" : "M" + std::to_string(members.size()) + ".SH", 0, s.bytes});
+  }
+  if (members.empty()) return;
+  std::vector<test::LibMemberSpec> packed = members;
+  for (auto& m : packed) {
+    m.flags = 4;
+    m.stored = test::dcl_member_payload(m.stored);
+    seeds.add("fa_lib", "dcl-" + m.name, prefixed(1, {m.stored.begin() + 4, m.stored.end()}));
+  }
+  const auto stored_lib = test::build_ealib(members);
+  const auto packed_lib = test::build_ealib(packed);
+  for (uint8_t mode : {0, 2}) {
+    seeds.add("fa_lib", "stored.LIB", prefixed(mode, stored_lib));
+    seeds.add("fa_lib", "packed.LIB", prefixed(mode, packed_lib));
+  }
+  seeds.add("fa_shape", "packed.LIB", packed_lib);
+  const auto pic = small_pic();
+  seeds.add("fa_pic_pal", "small.PIC", prefixed(0, pic));
+  seeds.add("fa_pic_pal", "textures.LIB",
+            prefixed(2, test::build_ealib({{"_JET.PIC", 0, pic},
+                                           {"_A10.PIC", 4, test::dcl_member_payload(pic)}})));
+}
+
+// Frames and traces of the examples, for the PNG and trace-diff targets; the golden manifest.
+void add_harness_inputs(Seeds& seeds, const std::filesystem::path& source_dir) {
+  int png_count = 0;
+  for (const auto& s : std::vector<SeedInput>(seeds.out)) {
+    const bool fa = s.target == "fa_shape";
+    const bool apache = s.target == "apache_run" && s.bytes[0] == 0;
+    if ((!fa && !apache) || png_count >= 4) continue;
+    EngineInput input;
+    input.spec = input.path = s.name;
+    input.bytes = fa ? s.bytes : std::vector<uint8_t>(s.bytes.begin() + 1, s.bytes.end());
+    const Engine& engine = engine_named(fa ? "fa" : "apache");
+    if (engine.is_container(input.bytes)) {
+      const auto members = engine.members(input);
+      if (members.empty()) continue;
+      input.member = "#" + std::to_string(members.front().index);
+    }
+    auto program = engine.open(input, OpenOptions{});
+    StateRequest state;
+    state.width = 48;
+    state.height = 32;
+    const auto frame = harness::render_program(*program, state, program->example_background());
+    const auto png = raster::encode_indexed_png(frame.frame, frame.palette);
+    seeds.add("png", "frame.png", prefixed(0, png));
+    seeds.add("png", "frame.png", prefixed(2, png));
+    ++png_count;
+    char* text = nullptr;
+    size_t size = 0;
+    if (std::FILE* mem = open_memstream(&text, &size)) {
+      {
+        harness::TraceWriter writer(mem);
+        writer.start(program->engine(), program->source(), program->state_json(state).dump());
+        (void)program->run(state, writer);
+      }
+      std::fclose(mem);
+      seeds.add("trace_reference", "trace.jsonl", std::vector<uint8_t>(text, text + size));
+      std::free(text);
+    }
+  }
+  seeds.add(
+      "trace_reference", "plain.txt",
+      bytes_of(
+          "# the original's state\n0x515EEE=1\n_frameCounter=3\n0xE 0x4D416C\n22 VertexBuffer\n"));
+  seeds.add("regress_manifest", "manifest.json",
+            read_file(source_dir / "tests/golden/manifest.json"));
+}
+
+}  // namespace
+
+std::vector<SeedInput> seed_inputs(const std::filesystem::path& source_dir) {
+  Seeds seeds;
+  add_examples(seeds, source_dir);
+  add_generated(seeds);
+  add_fa_containers(seeds);
+  add_harness_inputs(seeds, source_dir);
+  return std::move(seeds.out);
+}
+
+}  // namespace shapevm::fuzzing

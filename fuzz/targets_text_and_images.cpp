@@ -1,0 +1,83 @@
+// Targets for what the tools read besides programs: PNG captures, regression manifests, reference
+// traces for trace-diff, and every engine's assembler text.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "core/input_error.h"
+#include "fuzz/target_support.h"
+#include "fuzz/targets_by_engine.h"
+#include "harness/regress_manifest.h"
+#include "harness/trace_diff.h"
+#include "interp/common/registry.h"
+#include "raster/palette.h"
+#include "raster/png_io.h"
+
+namespace shapevm::fuzzing {
+namespace {
+
+std::string_view as_text(std::span<const uint8_t> data) {
+  return {reinterpret_cast<const char*>(data.data()), data.size()};
+}
+
+}  // namespace
+
+// The first byte picks how the PNG is read: as an indexed capture, as an RGB capture matched
+// against the default palette, or as a mask.
+bool fuzz_png(std::span<const uint8_t> data) {
+  if (data.empty()) return true;
+  const auto rest = data.subspan(1);
+  static const raster::Palette palette = raster::default_palette();
+  switch (data[0] % 3) {
+    case 0:
+      (void)raster::decode_png(rest, kFuzzSource);
+      break;
+    case 1:
+      (void)raster::decode_png(rest, kFuzzSource, &palette);
+      break;
+    case 2:
+      (void)raster::decode_mask_png(rest, kFuzzSource);
+      break;
+  }
+  return true;
+}
+
+// A regression manifest (JSON), validated against the registered engines.
+bool fuzz_regress_manifest(std::span<const uint8_t> data) {
+  (void)harness::parse_manifest(as_text(data), kFuzzSource, engine_names());
+  return true;
+}
+
+// A reference trace for trace-diff (JSON Lines, or plain lines with GLOBAL=VALUE), compared with
+// itself (no divergence may be found) and with its own first half.
+bool fuzz_trace_reference(std::span<const uint8_t> data) {
+  const auto text = as_text(data);
+  const harness::Trace trace = harness::parse_trace(text, kFuzzSource);
+  const auto self = harness::diff_traces(trace, trace);
+  if (self.diverged || !self.state_differences.empty())
+    throw std::logic_error("a trace differs from itself: " + self.report);
+  const auto cut = text.find('\n', text.size() / 2);
+  if (cut != std::string_view::npos) {
+    try {
+      (void)harness::diff_traces(trace, harness::parse_trace(text.substr(0, cut + 1), kFuzzSource));
+    } catch (const InputError&) {
+      // The half may end where the whole did not (a reference with no events).
+    }
+  }
+  return true;
+}
+
+// The first byte picks the engine; the rest is its assembler text: assembled to files, and opened
+// as the program it assembles to.
+bool fuzz_assemblers(std::span<const uint8_t> data) {
+  if (data.empty()) return true;
+  const auto& all = engines();
+  const Engine& engine = *all[data[0] % all.size()];
+  const auto text = as_text(data.subspan(1));
+  (void)engine.assemble(text, kFuzzSource, "out");
+  auto program = engine.open_text(text, kFuzzSource, std::nullopt, OpenOptions{});
+  describe(*program);
+  return true;
+}
+
+}  // namespace shapevm::fuzzing

@@ -1,0 +1,50 @@
+// The fuzz targets (fuzz/targets.h) in the ordinary build: every seed input (valid files from the
+// examples and generators) must be accepted by its target; every input of the committed corpora
+// (tests/fuzz_corpus/TARGET/) and every past finding (tests/fuzz_regressions/TARGET-WHAT.bin) must
+// end in acceptance or the project's bad-input error, never anything else. A hang fails on ctest's
+// timeout; the sanitizer build turns a memory error into a failure.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "core/file_io.h"
+#include "fuzz/replay.h"
+#include "fuzz/seed_corpus.h"
+#include "fuzz/targets.h"
+
+using namespace shapevm;
+using namespace shapevm::fuzzing;
+
+namespace {
+
+const std::filesystem::path kSourceDir = SHAPEVM_SOURCE_DIR;
+
+}  // namespace
+
+TEST_CASE("fuzz seeds: every target has seeds and accepts every one of them") {
+  std::map<std::string, int> per_target;
+  for (const auto& seed : seed_inputs(kSourceDir)) {
+    CAPTURE(seed.target);
+    CAPTURE(seed.name);
+    const FuzzTarget* target = find_fuzz_target(seed.target);
+    REQUIRE(target != nullptr);
+    CHECK(target->run(seed.bytes));
+    ++per_target[seed.target];
+  }
+  for (const auto& target : fuzz_targets()) {
+    CAPTURE(target.name);
+    CHECK(per_target[std::string(target.name)] > 0);
+  }
+}
+
+TEST_CASE("fuzz corpora and findings: every input ends in acceptance or InputError") {
+  ReplayReport report;
+  replay_corpus(kSourceDir / "tests/fuzz_corpus", report);
+  replay_findings(kSourceDir / "tests/fuzz_regressions", report);
+  for (const auto& problem : report.problems) FAIL_CHECK(problem);
+  for (const auto& target : fuzz_targets()) {
+    CAPTURE(target.name);
+    CHECK(report.inputs[std::string(target.name)] > 0);  // every target has a committed corpus
+  }
+}
