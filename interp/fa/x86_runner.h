@@ -30,6 +30,9 @@ inline constexpr uint32_t kX86GlobalsBase = 0x00800000;
 inline constexpr uint32_t kX86GlobalSlotSize = 0x100;  // each data import; `_v` needs 0x100 bytes
 inline constexpr uint32_t kX86StackBase = 0x00900000;
 inline constexpr uint32_t kX86StackSize = 0x10000;
+// Unmapped on both sides of the stack: a push or call below it is "stack exhausted", a pop or ret
+// above it "stack underflow". The globals region must end below the lower guard.
+inline constexpr uint32_t kX86StackGuard = 0x10000;
 inline constexpr uint32_t kX86ExitBase = 0x00A00000;
 inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase + 0xF00;  // a block that just returns
 inline constexpr uint64_t kX86BlockBudget = 100'000;                  // instructions per block
