@@ -121,10 +121,10 @@ struct X86Runner::Impl {
     if (code_end > kX86GlobalsBase)
       throw InputError(shape.source(), "CODE would overlap the sandbox's globals region");
     pristine = img.code;
-    uint32_t k = 0;
+    uint32_t k = 0, functions = 0;
     for (const auto& imp : img.imports) {
       if (imp.is_function) {
-        function_exits[kX86ExitBase + 16 * k] = imp.name;
+        function_exits[kX86ExitBase + kX86ExitSlotSize * ++functions] = imp.name;
       } else {
         data_slots[imp.name] = kX86GlobalsBase + kX86GlobalSlotSize * k;
         slot_names[kX86GlobalsBase + kX86GlobalSlotSize * k] = imp.name;
@@ -159,7 +159,8 @@ struct X86Runner::Impl {
                                    img.imports.size(), globals.size(),
                                    kX86StackBase - kX86StackGuard - kX86GlobalsBase));
     stack.assign(kX86StackSize, 0);
-    exits.assign(x86::kPageSize, 0xF4);  // HLT everywhere: each function import exits here
+    // HLT everywhere: each function import exits here.
+    exits.assign(round_up_pages(uint64_t{kX86ExitSlotSize} * (function_exits.size() + 1)), 0xF4);
   }
 
   void make_sandbox() {
@@ -244,11 +245,12 @@ struct X86Runner::Impl {
     if (eip < code_base || eip >= code_base + code.size()) return std::nullopt;
     const uint8_t* b = code.data() + (eip - code_base);
     const size_t n = std::min<size_t>(15, code.size() - (eip - code_base));
-    bool rep = false, word = false;
+    uint8_t rep = 0;  // F3 rep/repe, F2 repne
+    bool word = false;
     size_t i = 0;
     for (; i < n; ++i) {
       if (b[i] == 0xF3 || b[i] == 0xF2) {
-        rep = true;
+        rep = b[i];
       } else if (b[i] == 0x66) {
         word = true;
       } else if (b[i] != 0x67 && b[i] != 0x26 && b[i] != 0x2E && b[i] != 0x36 && b[i] != 0x3E &&
@@ -260,9 +262,11 @@ struct X86Runner::Impl {
       return std::nullopt;
     static const char* const kNames[] = {"movs", "cmps", "", "stos", "lods", "scas"};
     const uint8_t op = b[i];
+    const bool compares = op == 0xA6 || op == 0xA7 || op == 0xAE || op == 0xAF;
+    const char* prefix = !compares ? "rep" : rep == 0xF3 ? "repe" : "repne";
     const uint32_t element = (op & 1) == 0 ? 1 : (word ? 2 : 4);
     const char suffix = element == 1 ? 'b' : element == 2 ? 'w' : 'd';
-    return RepString{fmt::format("rep {}{}", kNames[(op - 0xA4) / 2], suffix), element};
+    return RepString{fmt::format("{} {}{}", prefix, kNames[(op - 0xA4) / 2], suffix), element};
   }
 
   std::string interrupt_reason(const x86::Outcome& out) {

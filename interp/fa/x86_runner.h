@@ -34,9 +34,12 @@ inline constexpr uint32_t kX86StackSize = 0x10000;
 // above it "stack underflow". The globals region must end below the lower guard.
 inline constexpr uint32_t kX86StackGuard = 0x10000;
 inline constexpr uint32_t kX86ExitBase = 0x00A00000;
-inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase + 0xF00;  // a block that just returns
-inline constexpr uint64_t kX86BlockBudget = 100'000;                  // instructions per block
-inline constexpr int kX86MaxHostCalls = 64;                           // function imports per block
+// Exit slots of 16 HLT bytes: slot 0 catches a block that just returns; function import j
+// (counting function imports only) exits at slot j + 1. The exit region grows by pages as needed.
+inline constexpr uint32_t kX86ExitSlotSize = 16;
+inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase;
+inline constexpr uint64_t kX86BlockBudget = 100'000;  // instructions per block
+inline constexpr int kX86MaxHostCalls = 64;           // function imports per block
 
 struct X86BlockResult {
   bool resumed = false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/x86_runner.h"
 #include "tests/fa/x86_block_shape.h"
@@ -97,6 +98,41 @@ TEST_CASE("sandbox wall: system calls and the DOS extender's interrupt are not p
   check_wall({"int 0x21",
               "    x86 b4 4c cd 21",
               {"interrupt 33", "DOS extender interface int 0x21 not provided", "int 0x21"}});
+  check_wall(
+      {"int 0x31", "    x86 cd 31", {"interrupt 49 (DPMI interface int 0x31 not provided)"}});
+  check_wall({"int 0x80",
+              "    x86 cd 80",
+              {"interrupt 128 (software interrupt int 0x80: the sandbox has no handlers)"}});
+}
+
+TEST_CASE("sandbox wall: more imports than the globals region holds is an input error") {
+  // Each import gets a 0x100-byte slot below the stack's lower guard: 3840 fit, 3841 do not.
+  auto text = [](int imports) {
+    std::string pre;
+    for (int i = 0; i < imports; ++i) pre += ".import _g" + std::to_string(i) + "\n";
+    return testing::with_header(R"(
+    X86Code
+    x86 68 {done} 68 {do_start_interp} c3
+done:
+    EndObject
+.stub do_start_interp
+)",
+                                pre + ".import do_start_interp\n");
+  };
+  const auto fits = build_shape(text(3839));
+  Interpreter ok(fits.shape);
+  auto okr = run(ok, {});
+  CHECK(okr.result.clean);
+  const auto too_many = build_shape(text(3840));
+  Interpreter bad(too_many.shape);
+  try {
+    run(bad, {});
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    INFO(std::string(e.what()));
+    CHECK(std::string(e.what()).find("3841 imports need 0xf1000 bytes of import slots") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("sandbox wall: the descriptor table page is read-only to the guest") {
@@ -117,6 +153,28 @@ TEST_CASE("sandbox wall: a rep movsd of megabytes stops at the memory bound, qui
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   MESSAGE("rep movsd wall test (2 hostile + 2 good runs): " << seconds * 1000 << " ms");
   CHECK(seconds < 1.0);
+}
+
+TEST_CASE("sandbox wall: a rep string instruction over a large CODE stops on the budget") {
+  // repe cmpsb of 4 MiB with ESI = EDI (every byte compares equal) over 100 KiB of padding that
+  // follows in CODE: each iteration counts as an instruction, so the budget ends it.
+  std::string hostile =
+      "    x86 b9 00 00 40 00 be {hostile} 89 f7 f3 a6\n"
+      "    x86 68 {after} 68 {do_start_interp} c3\n";
+  const std::string line = "    .db" + [] {
+    std::string bytes;
+    for (int i = 0; i < 128; ++i) bytes += " 90";
+    return bytes;
+  }() + "\n";
+  for (int i = 0; i < 800; ++i) hostile += line;
+  const auto start = std::chrono::steady_clock::now();
+  check_wall({"repe cmpsb 4 MiB",
+              hostile.c_str(),
+              {"repe cmpsb with ECX = 0x", "exhausted the instruction budget of 100000"}});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("repe cmpsb budget test (2 hostile + 2 good runs): " << seconds * 1000 << " ms");
+  CHECK(seconds < 2.0);
 }
 
 TEST_CASE("sandbox wall: rdtsc polled in a loop stops on its read budget") {
