@@ -104,15 +104,14 @@ struct Sandbox::Impl {
   uint32_t tsc_reads = 0;         // since begin_block()
   std::array<uint32_t, 6> clean_segments{};
 
-  static bool on_system_call(uc_engine* uc, void* self) {
+  // syscall and sysenter: Unicorn calls this instead of executing them, with EIP past them.
+  static void on_syscall(uc_engine* uc, void* self) {
     auto* impl = static_cast<Impl*>(self);
     impl->faulted = true;
     impl->fault_kind = Outcome::Kind::kSystemCall;
     impl->system_call_size = 2;  // 0F 05 / 0F 34
     uc_emu_stop(uc);
-    return true;
   }
-  static void on_syscall(uc_engine* uc, void* self) { on_system_call(uc, self); }
 
   // A fixed identity (sandbox.h), whatever the host is; returning 1 skips the real cpuid.
   static int on_cpuid(uc_engine* uc, void*) {
@@ -359,6 +358,7 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
     }
     if (out.kind == Outcome::Kind::kSystemCall) out.regs.eip -= impl_->system_call_size;
     if (out.kind == Outcome::Kind::kInterrupt) classify_interrupt(out);
+    check_segments(out);  // before any resume: the clean context would hide a segment load
     if (!answer_rdtsc(out)) break;
     // rdtsc answered: continue after it from the clean context (a context that took a fault
     // would make the next fault a double fault), keeping the guest's registers and flags.
@@ -369,7 +369,6 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
     uc_reg_write(uc, UC_X86_REG_EFLAGS, &eflags);
     start = out.regs.eip;
   }
-  check_segments(out);
   return out;
 }
 

@@ -272,7 +272,11 @@ struct X86Runner::Impl {
   std::string interrupt_reason(const x86::Outcome& out) {
     if (out.software_interrupt) {
       const uint32_t n = out.interrupt;
-      const uint32_t at = out.regs.eip - (n == 3 || n == 4 ? 1 : 2);
+      // EIP is past the instruction: `int n` (CD n) is two bytes, int3 (CC) and into (CE) one.
+      const uint32_t e = out.regs.eip;
+      const bool two_bytes = e >= code_base + 2 && e <= code_base + code.size() &&
+                             code[e - code_base - 2] == 0xCD && code[e - code_base - 1] == n;
+      const uint32_t at = e - (two_bytes || (n != 3 && n != 4) ? 2 : 1);
       std::string what;
       if (n == 0x21)
         what = "DOS extender interface int 0x21 not provided";

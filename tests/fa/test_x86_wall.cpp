@@ -90,6 +90,10 @@ TEST_CASE("sandbox wall: privileged and segment instructions are refused and nam
   // The null selector loads without a fault (and Unicorn never faults its later use): the load
   // is found when the block stops, here at the do_start_interp exit it then reached.
   check_wall({"mov ds, null selector", "    x86 8e d8", {"segment register load (DS = 0x0)"}});
+  // The resume after an answered rdtsc starts from the clean CPU: the load is found before it.
+  check_wall({"mov es, null selector, then rdtsc",
+              "    x86 8e c0 0f 31",
+              {"segment register load (ES = 0x0)"}});
 }
 
 TEST_CASE("sandbox wall: system calls and the DOS extender's interrupt are not provided") {
@@ -98,6 +102,7 @@ TEST_CASE("sandbox wall: system calls and the DOS extender's interrupt are not p
   check_wall({"int 0x21",
               "    x86 b4 4c cd 21",
               {"interrupt 33", "DOS extender interface int 0x21 not provided", "int 0x21"}});
+  check_wall({"int 3 in its two-byte form", "    x86 cd 03", {"interrupt 3", "CODE 0x3d: int 3)"}});
   check_wall(
       {"int 0x31", "    x86 cd 31", {"interrupt 49 (DPMI interface int 0x31 not provided)"}});
   check_wall({"int 0x80",
@@ -262,7 +267,7 @@ next:
   }
 }
 
-TEST_CASE("sandbox wall: re-entry from inside a re-entered sub-stream ends on the call depth") {
+TEST_CASE("FA-19 sandbox wall: re-entry inside a re-entered sub-stream ends on the call depth") {
   // The block re-enters at `again`, which calls `sub`; sub's block re-enters at `again` once
   // more (a call one level deeper) unless _PLgearDown == 1, when it re-enters at `leaf`.
   const auto b = build_shape(testing::with_header(std::string(R"(
