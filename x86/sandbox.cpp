@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unicorn/unicorn.h>
 
+#include <array>
 #include <stdexcept>
 
 namespace shapevm::x86 {
@@ -23,11 +24,69 @@ const char* outcome_name(Outcome::Kind kind) {
       return "interrupt";
     case Outcome::Kind::kPortIo:
       return "port I/O";
+    case Outcome::Kind::kPrivileged:
+      return "privileged instruction";
+    case Outcome::Kind::kSystemCall:
+      return "system call";
+    case Outcome::Kind::kSegment:
+      return "segment register load";
     case Outcome::Kind::kError:
       return "error";
   }
   return "?";
 }
+
+namespace {
+
+// The descriptor table on kSystemPage: null, ring-0 flat code (0x08) and data (0x10) used only to
+// climb down to ring 3 once, ring-3 flat code (0x1B) and data (0x23) the guest runs with. The
+// accessed bits are preset so loading a selector never writes the (read-only) table.
+constexpr uint64_t kGdt[] = {0, 0x00CF9B000000FFFF, 0x00CF93000000FFFF, 0x00CFFB000000FFFF,
+                             0x00CFF3000000FFFF};
+constexpr uint32_t kRing0Code = 0x08, kRing0Data = 0x10, kRing3Code = 0x1B, kRing3Data = 0x23;
+// Where the descent runs (inside kSystemPage, executable only while the sandbox is built).
+constexpr uint32_t kDescentCode = kSystemPage + 0x100;
+constexpr uint32_t kDescentStackTop = kSystemPage + kPageSize;
+constexpr uint32_t kDescentTarget = kSystemPage + 0x200;  // ring-3 EIP after the iretd (never run)
+
+// push ss; push esp; push eflags (IOPL 0, IF 0); push cs; push eip; iretd: six instructions.
+std::vector<uint8_t> descent_code() {
+  auto d32 = [](std::vector<uint8_t>& v, uint32_t x) {
+    for (int i = 0; i < 4; ++i) v.push_back(static_cast<uint8_t>(x >> (8 * i)));
+  };
+  std::vector<uint8_t> c{0x6A, kRing3Data, 0x68};
+  d32(c, kDescentStackTop - 0x40);
+  c.push_back(0x68);
+  d32(c, 0x2);
+  c.insert(c.end(), {0x6A, kRing3Code, 0x68});
+  d32(c, kDescentTarget);
+  c.push_back(0xCF);
+  return c;
+}
+constexpr uint64_t kDescentInstructions = 6;
+
+// The segment registers compared after every stop, with their names.
+constexpr std::array<std::pair<int, const char*>, 6> kSegments = {{{UC_X86_REG_CS, "CS"},
+                                                                   {UC_X86_REG_DS, "DS"},
+                                                                   {UC_X86_REG_ES, "ES"},
+                                                                   {UC_X86_REG_FS, "FS"},
+                                                                   {UC_X86_REG_GS, "GS"},
+                                                                   {UC_X86_REG_SS, "SS"}}};
+
+// Skips operand/address-size, rep and segment prefixes.
+size_t skip_prefixes(const uint8_t* b, size_t n) {
+  size_t i = 0;
+  while (i < n && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xF2 || b[i] == 0xF3 || b[i] == 0x26 ||
+                   b[i] == 0x2E || b[i] == 0x36 || b[i] == 0x3E || b[i] == 0x64 || b[i] == 0x65))
+    ++i;
+  return i;
+}
+
+bool is_port_io(uint8_t op) {
+  return (op >= 0xE4 && op <= 0xE7) || (op >= 0xEC && op <= 0xEF) || (op >= 0x6C && op <= 0x6F);
+}
+
+}  // namespace
 
 struct Sandbox::Impl {
   uc_engine* uc = nullptr;
@@ -41,6 +100,39 @@ struct Sandbox::Impl {
   uint32_t interrupt = 0;
   uint64_t counted = 0;
   bool counting = false;
+  uint32_t system_call_size = 0;  // kSystemCall: the instruction's length (EIP is past it)
+  uint32_t tsc_reads = 0;         // since begin_block()
+  std::array<uint32_t, 6> clean_segments{};
+
+  // syscall and sysenter: Unicorn calls this instead of executing them, with EIP past them.
+  static void on_syscall(uc_engine* uc, void* self) {
+    auto* impl = static_cast<Impl*>(self);
+    impl->faulted = true;
+    impl->fault_kind = Outcome::Kind::kSystemCall;
+    impl->system_call_size = 2;  // 0F 05 / 0F 34
+    uc_emu_stop(uc);
+  }
+
+  // A fixed identity (sandbox.h), whatever the host is; returning 1 skips the real cpuid.
+  static int on_cpuid(uc_engine* uc, void*) {
+    uint32_t leaf = 0;
+    uc_reg_read(uc, UC_X86_REG_EAX, &leaf);
+    uint32_t a = 0, b = 0, c = 0, d = 0;
+    if (leaf == 0) {
+      a = kCpuidMaxLeaf;
+      b = kCpuidVendorEbx;
+      d = kCpuidVendorEdx;
+      c = kCpuidVendorEcx;
+    } else if (leaf == 1) {
+      a = kCpuidSignature;
+      d = kCpuidFeaturesEdx;
+    }
+    uc_reg_write(uc, UC_X86_REG_EAX, &a);
+    uc_reg_write(uc, UC_X86_REG_EBX, &b);
+    uc_reg_write(uc, UC_X86_REG_ECX, &c);
+    uc_reg_write(uc, UC_X86_REG_EDX, &d);
+    return 1;
+  }
 
   static bool on_invalid_memory(uc_engine*, uc_mem_type type, uint64_t address, int, int64_t,
                                 void* self) {
@@ -113,8 +205,61 @@ Sandbox::Sandbox(Observers observers) : impl_(std::make_unique<Impl>()) {
     uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read),
                 impl_.get(), impl_->observers.watch_begin, impl_->observers.watch_end - 1);
   }
+  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
+              1, 0, UC_X86_INS_SYSCALL);
+  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
+              1, 0, UC_X86_INS_SYSENTER);
+  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_cpuid), impl_.get(), 1,
+              0, UC_X86_INS_CPUID);
+  descend_to_ring3();
   uc_context_alloc(impl_->uc, &impl_->clean);
   uc_context_save(impl_->uc, impl_->clean);
+}
+
+// Unicorn starts at ring 0 with segment caches that do not match any descriptor; guest code must
+// not start there (it could rewrite CR0 or the descriptor table, and rdtsc would read the host's
+// clock). Load real ring-0 descriptors, set CR4.TSD, then iretd to ring 3 once; every run starts
+// from the context saved here. The descent stops by count, not by a fault: a context saved right
+// after an exception would turn the next fault into a double fault.
+void Sandbox::descend_to_ring3() {
+  uc_engine* uc = impl_->uc;
+  auto check = [](uc_err err, const char* what) {
+    if (err != UC_ERR_OK)
+      throw std::runtime_error(fmt::format("x86 sandbox setup: {}: {}", what, uc_strerror(err)));
+  };
+  check(uc_mem_map(uc, kSystemPage, kPageSize, UC_PROT_ALL), "map the system page");
+  check(uc_mem_write(uc, kSystemPage, kGdt, sizeof kGdt), "write the descriptor table");
+  const std::vector<uint8_t> code = descent_code();
+  check(uc_mem_write(uc, kDescentCode, code.data(), code.size()), "write the descent");
+  uc_x86_mmr gdtr{0, kSystemPage, sizeof kGdt - 1, 0};
+  check(uc_reg_write(uc, UC_X86_REG_GDTR, &gdtr), "load GDTR");
+  uint32_t cr4 = 0;
+  uc_reg_read(uc, UC_X86_REG_CR4, &cr4);
+  cr4 |= 0x4;  // TSD: rdtsc outside ring 0 faults
+  check(uc_reg_write(uc, UC_X86_REG_CR4, &cr4), "set CR4.TSD");
+  uint32_t selector = kRing0Data;
+  check(uc_reg_write(uc, UC_X86_REG_SS, &selector), "load SS");
+  selector = kRing3Data;  // data segments the ring-3 code keeps (iretd nulls more privileged ones)
+  for (int reg : {UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS})
+    check(uc_reg_write(uc, reg, &selector), "load a data segment");
+  selector = kRing0Code;
+  check(uc_reg_write(uc, UC_X86_REG_CS, &selector), "load CS");
+  uint32_t esp = kDescentStackTop;
+  uc_reg_write(uc, UC_X86_REG_ESP, &esp);
+  check(uc_emu_start(uc, kDescentCode, 0, 0, kDescentInstructions), "descend to ring 3");
+  uint32_t cs = 0, ss = 0;
+  uc_reg_read(uc, UC_X86_REG_CS, &cs);
+  uc_reg_read(uc, UC_X86_REG_SS, &ss);
+  if ((cs & 0xFFFF) != kRing3Code || (ss & 0xFFFF) != kRing3Data || impl_->faulted)
+    throw std::runtime_error("x86 sandbox setup: the CPU did not reach ring 3");
+  // From now on the guest may read the table but neither write nor execute the page.
+  check(uc_mem_protect(uc, kSystemPage, kPageSize, UC_PROT_READ), "protect the system page");
+  uc_ctl_remove_cache(uc, kSystemPage, uint64_t{kSystemPage} + kPageSize);
+  for (size_t i = 0; i < kSegments.size(); ++i) {
+    uint32_t v = 0;
+    uc_reg_read(uc, kSegments[i].first, &v);
+    impl_->clean_segments[i] = v & 0xFFFF;
+  }
 }
 
 Sandbox::~Sandbox() {
@@ -161,46 +306,142 @@ Registers Sandbox::registers() const {
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
 }
 
+void Sandbox::begin_block() {
+  impl_->tsc_reads = 0;
+}
+
+namespace {
+
+constexpr int kRegIds[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
+                           UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
+                           UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP};
+
+void write_registers(uc_engine* uc, const Registers& r) {
+  const uint32_t in[9] = {r.eax, r.ebx, r.ecx, r.edx, r.esi, r.edi, r.ebp, r.esp, r.eip};
+  for (int i = 0; i < 9; ++i) uc_reg_write(uc, kRegIds[i], &in[i]);
+}
+
+Registers read_registers(uc_engine* uc) {
+  uint32_t v[9];
+  for (int i = 0; i < 9; ++i) uc_reg_read(uc, kRegIds[i], &v[i]);
+  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+}
+
+}  // namespace
+
 Outcome Sandbox::run(const Registers& r, uint64_t budget) {
   if (budget == 0) budget = 1;  // count > 0 always (facts: a count=0 run breaks later budgets)
   uc_engine* uc = impl_->uc;
-  // A clean CPU for every block: hostile code at ring 0 may have changed control registers.
+  // A clean CPU for every block, at ring 3 with the sandbox's segments.
   uc_context_restore(uc, impl_->clean);
-  const int regs_ids[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
-                          UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
-                          UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP};
-  uint32_t in[9] = {r.eax, r.ebx, r.ecx, r.edx, r.esi, r.edi, r.ebp, r.esp, r.eip};
-  for (int i = 0; i < 9; ++i) uc_reg_write(uc, regs_ids[i], &in[i]);
-  impl_->faulted = false;
-  impl_->interrupt = 0;
-  impl_->fault_address = 0;
-  const uc_err err = uc_emu_start(uc, r.eip, 0, 0, budget);
+  write_registers(uc, r);
   Outcome out;
-  uint32_t regs_out[9];
-  for (int i = 0; i < 9; ++i) uc_reg_read(uc, regs_ids[i], &regs_out[i]);
-  out.regs = {regs_out[0], regs_out[1], regs_out[2], regs_out[3], regs_out[4],
-              regs_out[5], regs_out[6], regs_out[7], regs_out[8]};
-  out.fault_address = impl_->fault_address;
-  out.interrupt = impl_->interrupt;
-  if (impl_->faulted) {
-    out.kind = impl_->fault_kind;
-  } else if (err == UC_ERR_INSN_INVALID) {
-    out.kind = Outcome::Kind::kInvalid;
-  } else if (err != UC_ERR_OK) {
-    out.kind = Outcome::Kind::kError;
-    out.detail = uc_strerror(err);
-  } else {
-    // UC_ERR_OK: either a HLT stopped the run or the count ran out. HLT leaves EIP after it.
-    uint8_t previous = 0;
-    if (out.regs.eip > 0 && uc_mem_read(uc, out.regs.eip - 1, &previous, 1) == UC_ERR_OK &&
-        previous == 0xF4) {
-      out.kind = Outcome::Kind::kHalted;
-      out.regs.eip -= 1;
+  uint32_t start = r.eip;
+  for (;;) {
+    impl_->faulted = false;
+    impl_->interrupt = 0;
+    impl_->fault_address = 0;
+    const uc_err err = uc_emu_start(uc, start, 0, 0, budget);
+    out = Outcome{};
+    out.regs = read_registers(uc);
+    out.fault_address = impl_->fault_address;
+    out.interrupt = impl_->interrupt;
+    if (impl_->faulted) {
+      out.kind = impl_->fault_kind;
+    } else if (err == UC_ERR_INSN_INVALID) {
+      out.kind = Outcome::Kind::kInvalid;
+    } else if (err != UC_ERR_OK) {
+      out.kind = Outcome::Kind::kError;
+      out.detail = uc_strerror(err);
     } else {
-      out.kind = Outcome::Kind::kBudget;
+      out.kind = Outcome::Kind::kBudget;  // UC_ERR_OK without a hook: the count ran out
     }
+    if (out.kind == Outcome::Kind::kSystemCall) out.regs.eip -= impl_->system_call_size;
+    if (out.kind == Outcome::Kind::kInterrupt) classify_interrupt(out);
+    check_segments(out);  // before any resume: the clean context would hide a segment load
+    if (!answer_rdtsc(out)) break;
+    // rdtsc answered: continue after it from the clean context (a context that took a fault
+    // would make the next fault a double fault), keeping the guest's registers and flags.
+    uint32_t eflags = 0;
+    uc_reg_read(uc, UC_X86_REG_EFLAGS, &eflags);
+    uc_context_restore(uc, impl_->clean);
+    write_registers(uc, out.regs);
+    uc_reg_write(uc, UC_X86_REG_EFLAGS, &eflags);
+    start = out.regs.eip;
   }
   return out;
+}
+
+// Interrupt 13 at ring 3 is the CPU refusing an instruction: say which kind. `int N`, `int3` and
+// `into` leave EIP after the instruction; faults leave it on the instruction.
+void Sandbox::classify_interrupt(Outcome& out) const {
+  uc_engine* uc = impl_->uc;
+  const uint32_t eip = out.regs.eip;
+  // The hot path first: every exit through an exit page is a refused HLT. (An `int 0x0d` right
+  // before an F4 byte would read as that HLT; both stop the block.)
+  uint8_t first = 0;
+  if (out.interrupt == 13 && uc_mem_read(uc, eip, &first, 1) == UC_ERR_OK && first == 0xF4) {
+    out.kind = Outcome::Kind::kHalted;
+    return;
+  }
+  uint8_t before[2] = {};
+  if (eip >= 2 && uc_mem_read(uc, eip - 2, before, 2) == UC_ERR_OK && before[0] == 0xCD &&
+      before[1] == out.interrupt) {
+    out.software_interrupt = true;
+    return;
+  }
+  if ((out.interrupt == 3 && before[1] == 0xCC) || (out.interrupt == 4 && before[1] == 0xCE)) {
+    out.software_interrupt = true;
+    return;
+  }
+  if (out.interrupt != 13) return;
+  uint8_t bytes[15] = {};
+  size_t n = sizeof bytes;
+  if (uc_mem_read(uc, eip, bytes, n) != UC_ERR_OK) {  // near the end of a mapping: bytewise
+    n = 0;
+    while (n < sizeof bytes && uc_mem_read(uc, eip + n, bytes + n, 1) == UC_ERR_OK) ++n;
+  }
+  const size_t op = skip_prefixes(bytes, n);
+  if (op < n && is_port_io(bytes[op])) {
+    out.kind = Outcome::Kind::kPortIo;
+  } else {
+    out.kind = Outcome::Kind::kPrivileged;
+  }
+}
+
+// rdtsc (0F 31) faults at ring 3 (CR4.TSD): answer it from the virtual clock and step over it.
+// Returns true when the run should continue; a block reading it too often stops on budget.
+bool Sandbox::answer_rdtsc(Outcome& out) {
+  if (out.kind != Outcome::Kind::kPrivileged) return false;
+  uint8_t bytes[2] = {};
+  if (uc_mem_read(impl_->uc, out.regs.eip, bytes, 2) != UC_ERR_OK || bytes[0] != 0x0F ||
+      bytes[1] != 0x31)
+    return false;
+  if (impl_->tsc_reads >= kMaxTscReads) {
+    out.kind = Outcome::Kind::kBudget;
+    out.detail = fmt::format("more than {} rdtsc reads in one block", kMaxTscReads);
+    return false;
+  }
+  const uint64_t now = uint64_t{++impl_->tsc_reads} * kTscTicksPerRead;
+  out.regs.eax = static_cast<uint32_t>(now);
+  out.regs.edx = static_cast<uint32_t>(now >> 32);
+  out.regs.eip += 2;
+  return true;
+}
+
+// A block that loaded a segment register (mov ds, pop es, lss, ...) changed what every later
+// access means, even when the selector was valid: report it whatever stopped the run. (A load of
+// the null selector does not fault at ring 3 until used, and Unicorn does not check null data
+// segments on access, so this is found after the run, without a per-instruction hook.)
+void Sandbox::check_segments(Outcome& out) const {
+  for (size_t i = 0; i < kSegments.size(); ++i) {
+    uint32_t v = 0;
+    uc_reg_read(impl_->uc, kSegments[i].first, &v);
+    if ((v & 0xFFFF) == impl_->clean_segments[i]) continue;
+    out.kind = Outcome::Kind::kSegment;
+    out.detail = fmt::format("{} = 0x{:x}", kSegments[i].second, v & 0xFFFF);
+    return;
+  }
 }
 
 }  // namespace shapevm::x86

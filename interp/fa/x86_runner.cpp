@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "interp/fa/walker.h"
 #include "x86/disassembler.h"
 #include "x86/sandbox.h"
 
@@ -66,7 +68,8 @@ struct X86Runner::Impl {
   EventSink* sink = nullptr;
   const RunState* state = nullptr;
   uint64_t counted = 0;
-  InstructionObserver observer;  // a debugger's (set_instruction_observer)
+  InstructionObserver observer;    // a debugger's (set_instruction_observer)
+  std::optional<WalkResult> walk;  // for diagnostics only, made at the first stop that needs it
 
   explicit Impl(const Shape& s, bool t) : shape(s), trace(t) {}
   ~Impl() {
@@ -118,10 +121,10 @@ struct X86Runner::Impl {
     if (code_end > kX86GlobalsBase)
       throw InputError(shape.source(), "CODE would overlap the sandbox's globals region");
     pristine = img.code;
-    uint32_t k = 0;
+    uint32_t k = 0, functions = 0;
     for (const auto& imp : img.imports) {
       if (imp.is_function) {
-        function_exits[kX86ExitBase + 16 * k] = imp.name;
+        function_exits[kX86ExitBase + kX86ExitSlotSize * ++functions] = imp.name;
       } else {
         data_slots[imp.name] = kX86GlobalsBase + kX86GlobalSlotSize * k;
         slot_names[kX86GlobalsBase + kX86GlobalSlotSize * k] = imp.name;
@@ -149,8 +152,15 @@ struct X86Runner::Impl {
     globals.assign(round_up_pages(std::max<size_t>(
                        kX86GlobalSlotSize * std::max<size_t>(img.imports.size(), 1), 1)),
                    0);
+    if (uint64_t{kX86GlobalsBase} + globals.size() > kX86StackBase - kX86StackGuard)
+      throw InputError(shape.source(),
+                       fmt::format("{} imports need 0x{:x} bytes of import slots; the x86 "
+                                   "sandbox's globals region holds 0x{:x}",
+                                   img.imports.size(), globals.size(),
+                                   kX86StackBase - kX86StackGuard - kX86GlobalsBase));
     stack.assign(kX86StackSize, 0);
-    exits.assign(x86::kPageSize, 0xF4);  // HLT everywhere: each function import exits here
+    // HLT everywhere: each function import exits here.
+    exits.assign(round_up_pages(uint64_t{kX86ExitSlotSize} * (function_exits.size() + 1)), 0xF4);
   }
 
   void make_sandbox() {
@@ -190,15 +200,127 @@ struct X86Runner::Impl {
     sandbox = own_sandbox.get();
   }
 
-  std::string describe(uint32_t eip) {
+  // "0xADDR (CODE 0xOFF: text)"; without the instruction's text when `with_text` is false.
+  std::string describe(uint32_t eip, bool with_text = true) {
     if (eip >= code_base && eip < code_base + code.size()) {
       const uint32_t off = eip - code_base;
-      const size_t n = std::min<size_t>(15, code.size() - off);
-      auto insns = disassembler.disassemble(std::span<const uint8_t>(code.data() + off, n), eip);
-      if (!insns.empty())
-        return fmt::format("0x{:x} (CODE 0x{:x}: {})", eip, off, insns.front().text);
+      const std::string where = bytecode_note(off);
+      const std::string text = with_text ? instruction_text(eip) : std::string();
+      if (!text.empty()) return fmt::format("0x{:x} (CODE 0x{:x}: {}{})", eip, off, text, where);
+      return fmt::format("0x{:x} (CODE 0x{:x}{})", eip, off, where);
     }
     return fmt::format("0x{:x}", eip);
+  }
+
+  // The x86 text of the instruction at `eip` in CODE ("" when it does not decode).
+  std::string instruction_text(uint32_t eip) {
+    if (eip < code_base || eip >= code_base + code.size()) return {};
+    const uint32_t off = eip - code_base;
+    const size_t n = std::min<size_t>(15, code.size() - off);
+    auto insns = disassembler.disassemble(std::span<const uint8_t>(code.data() + off, n), eip);
+    return insns.empty() ? std::string() : insns.front().text;
+  }
+
+  // CODE is one executable section, so x86 may jump into the bytecode and run its bytes as
+  // instructions (as the engine's CPU would). Say so when a stop lands there.
+  std::string bytecode_note(uint32_t off) {
+    if (!walk) walk = walk_shape(shape);
+    for (const auto& item : walk->items) {
+      if (off < item.offset || off - item.offset >= item.size) continue;
+      if (item.kind == ItemKind::kX86) return {};
+      if (item.kind == ItemKind::kInstruction)
+        return fmt::format("; inside the bytecode instruction at CODE 0x{:x}, not an x86 block",
+                           item.offset);
+      return fmt::format("; outside every x86 block");
+    }
+    return {};
+  }
+
+  // A rep-prefixed string instruction at `eip`: its name and element size.
+  struct RepString {
+    std::string name;
+    uint32_t element = 0;
+  };
+  std::optional<RepString> rep_string(uint32_t eip) {
+    if (eip < code_base || eip >= code_base + code.size()) return std::nullopt;
+    const uint8_t* b = code.data() + (eip - code_base);
+    const size_t n = std::min<size_t>(15, code.size() - (eip - code_base));
+    uint8_t rep = 0;  // F3 rep/repe, F2 repne
+    bool word = false;
+    size_t i = 0;
+    for (; i < n; ++i) {
+      if (b[i] == 0xF3 || b[i] == 0xF2) {
+        rep = b[i];
+      } else if (b[i] == 0x66) {
+        word = true;
+      } else if (b[i] != 0x67 && b[i] != 0x26 && b[i] != 0x2E && b[i] != 0x36 && b[i] != 0x3E &&
+                 b[i] != 0x64 && b[i] != 0x65) {
+        break;
+      }
+    }
+    if (!rep || i >= n || b[i] < 0xA4 || b[i] > 0xAF || b[i] == 0xA8 || b[i] == 0xA9)
+      return std::nullopt;
+    static const char* const kNames[] = {"movs", "cmps", "", "stos", "lods", "scas"};
+    const uint8_t op = b[i];
+    const bool compares = op == 0xA6 || op == 0xA7 || op == 0xAE || op == 0xAF;
+    const char* prefix = !compares ? "rep" : rep == 0xF3 ? "repe" : "repne";
+    const uint32_t element = (op & 1) == 0 ? 1 : (word ? 2 : 4);
+    const char suffix = element == 1 ? 'b' : element == 2 ? 'w' : 'd';
+    return RepString{fmt::format("{} {}{}", prefix, kNames[(op - 0xA4) / 2], suffix), element};
+  }
+
+  std::string interrupt_reason(const x86::Outcome& out) {
+    if (out.software_interrupt) {
+      const uint32_t n = out.interrupt;
+      // EIP is past the instruction: `int n` (CD n) is two bytes, int3 (CC) and into (CE) one.
+      const uint32_t e = out.regs.eip;
+      const bool two_bytes = e >= code_base + 2 && e <= code_base + code.size() &&
+                             code[e - code_base - 2] == 0xCD && code[e - code_base - 1] == n;
+      const uint32_t at = e - (two_bytes || (n != 3 && n != 4) ? 2 : 1);
+      std::string what;
+      if (n == 0x21)
+        what = "DOS extender interface int 0x21 not provided";
+      else if (n == 0x31)
+        what = "DPMI interface int 0x31 not provided";
+      else if (n == 3)
+        what = "int3 breakpoint";
+      else
+        what = fmt::format("software interrupt int 0x{:x}: the sandbox has no handlers", n);
+      return fmt::format("interrupt {} ({}) at {}", n, what, describe(at));
+    }
+    static const std::map<uint32_t, const char*> kExceptions = {
+        {0, "divide error"},         {1, "debug exception"},       {5, "bound range exceeded"},
+        {6, "invalid opcode"},       {7, "no math coprocessor"},   {10, "invalid TSS"},
+        {11, "segment not present"}, {12, "stack-segment fault"},  {13, "general protection"},
+        {14, "page fault"},          {16, "floating-point error"}, {17, "alignment check"}};
+    auto it = kExceptions.find(out.interrupt);
+    return fmt::format("interrupt {} ({}) at {}", out.interrupt,
+                       it != kExceptions.end() ? it->second : "CPU exception",
+                       describe(out.regs.eip));
+  }
+
+  std::string memory_reason(const x86::Outcome& out) {
+    const uint32_t a = out.fault_address;
+    const uint32_t stack_top = kX86StackBase + kX86StackSize;
+    if (out.kind == x86::Outcome::Kind::kUnmapped) {
+      if (a < kX86StackBase && a >= kX86StackBase - kX86StackGuard)
+        return fmt::format(
+            "stack exhausted: access to 0x{:x} below the sandbox's 0x{:x}-byte stack at 0x{:x} "
+            "(ESP 0x{:x}) at {}",
+            a, kX86StackSize, kX86StackBase, out.regs.esp, describe(out.regs.eip));
+      if (a >= stack_top && a < stack_top + kX86StackGuard)
+        return fmt::format(
+            "stack underflow: access to 0x{:x} above the top of the sandbox's stack (ESP 0x{:x}) "
+            "at {}",
+            a, out.regs.esp, describe(out.regs.eip));
+    }
+    const char* what = out.kind == x86::Outcome::Kind::kUnmapped ? "access to unmapped address"
+                                                                 : "protected access to";
+    if (auto rep = rep_string(out.regs.eip))
+      return fmt::format("{} with ECX = 0x{:x} ({} bytes) still to go: {} 0x{:x} at {}", rep->name,
+                         out.regs.ecx, uint64_t{out.regs.ecx} * rep->element, what, a,
+                         describe(out.regs.eip));
+    return fmt::format("{} 0x{:x} at {}", what, a, describe(out.regs.eip));
   }
 
   std::string read_c_string(uint32_t address) {
@@ -217,6 +339,7 @@ struct X86Runner::Impl {
     acquire();
     X86BlockResult result;
     counted = 0;
+    sandbox->begin_block();
     x86::Registers regs;
     regs.esi = code_base + f0_offset + 2;  // do_start_asm: push esi; ret
     regs.eip = regs.esi;
@@ -275,20 +398,40 @@ struct X86Runner::Impl {
   std::string stop_reason(const x86::Outcome& out) {
     switch (out.kind) {
       case x86::Outcome::Kind::kBudget:
+        if (!out.detail.empty())
+          return fmt::format("{} (budget) at {}", out.detail, describe(out.regs.eip));
+        if (auto rep = rep_string(out.regs.eip))
+          return fmt::format(
+              "{} with ECX = 0x{:x} ({} bytes) still to go exhausted the instruction budget of {} "
+              "at {}",
+              rep->name, out.regs.ecx, uint64_t{out.regs.ecx} * rep->element, kX86BlockBudget,
+              describe(out.regs.eip));
         return fmt::format("instruction budget of {} exhausted at {}", kX86BlockBudget,
                            describe(out.regs.eip));
       case x86::Outcome::Kind::kUnmapped:
-        return fmt::format("access to unmapped address 0x{:x} at {}", out.fault_address,
-                           describe(out.regs.eip));
       case x86::Outcome::Kind::kProtected:
-        return fmt::format("protected access to 0x{:x} at {}", out.fault_address,
-                           describe(out.regs.eip));
+        return memory_reason(out);
       case x86::Outcome::Kind::kInvalid:
         return fmt::format("invalid instruction at {}", describe(out.regs.eip));
       case x86::Outcome::Kind::kInterrupt:
-        return fmt::format("interrupt {} at {}", out.interrupt, describe(out.regs.eip));
+        return interrupt_reason(out);
       case x86::Outcome::Kind::kPortIo:
         return fmt::format("port I/O at {}", describe(out.regs.eip));
+      case x86::Outcome::Kind::kPrivileged:
+        return fmt::format(
+            "privileged instruction {} at {}: the CPU refused it (general-protection fault; "
+            "blocks run at ring 3 with the sandbox's fixed flat segments)",
+            instruction_text(out.regs.eip), describe(out.regs.eip, false));
+      case x86::Outcome::Kind::kSystemCall:
+        return fmt::format(
+            "system call instruction {} at {}: the DOS extender's system interface is not "
+            "provided",
+            instruction_text(out.regs.eip), describe(out.regs.eip, false));
+      case x86::Outcome::Kind::kSegment:
+        return fmt::format(
+            "segment register load ({}): the sandbox's flat segments are fixed; found when the "
+            "block stopped at {}",
+            out.detail, describe(out.regs.eip));
       default:
         return fmt::format("{} ({}) at {}", x86::outcome_name(out.kind), out.detail,
                            describe(out.regs.eip));

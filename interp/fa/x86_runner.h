@@ -30,10 +30,16 @@ inline constexpr uint32_t kX86GlobalsBase = 0x00800000;
 inline constexpr uint32_t kX86GlobalSlotSize = 0x100;  // each data import; `_v` needs 0x100 bytes
 inline constexpr uint32_t kX86StackBase = 0x00900000;
 inline constexpr uint32_t kX86StackSize = 0x10000;
+// Unmapped on both sides of the stack: a push or call below it is "stack exhausted", a pop or ret
+// above it "stack underflow". The globals region must end below the lower guard.
+inline constexpr uint32_t kX86StackGuard = 0x10000;
 inline constexpr uint32_t kX86ExitBase = 0x00A00000;
-inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase + 0xF00;  // a block that just returns
-inline constexpr uint64_t kX86BlockBudget = 100'000;                  // instructions per block
-inline constexpr int kX86MaxHostCalls = 64;                           // function imports per block
+// Exit slots of 16 HLT bytes: slot 0 catches a block that just returns; function import j
+// (counting function imports only) exits at slot j + 1. The exit region grows by pages as needed.
+inline constexpr uint32_t kX86ExitSlotSize = 16;
+inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase;
+inline constexpr uint64_t kX86BlockBudget = 100'000;  // instructions per block
+inline constexpr int kX86MaxHostCalls = 64;           // function imports per block
 
 struct X86BlockResult {
   bool resumed = false;

@@ -8,74 +8,15 @@
 #include <sstream>
 
 #include "interp/fa/interpreter.h"
-#include "tests/fa/recording_sink.h"
-#include "tests/fa/shape_text.h"
+#include "tests/fa/x86_block_shape.h"
 
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
-using shapevm::testing::RecordingSink;
-using shapevm::testing::with_header;
-
-namespace {
-
-const char* kImports =
-    ".import _PLgearDown\n.import _lowMemory\n.import @HARDNumLoaded@8\n.import "
-    "_ErrorExit\n.import "
-    "do_start_interp\n";
-const char* kStubs =
-    ".stub _PLgearDown\n.stub _lowMemory\n.stub @HARDNumLoaded@8\n.stub _ErrorExit\n.stub "
-    "do_start_interp\n";
-
-// A shape whose only x86 block is `x86` (lines of the assembler's x86 syntax), with three faces of
-// colours 1 (label arm1), 2 (arm2) and 9 (after), each arm ending the object.
-std::string shape_with_block(const std::string& x86) {
-  return with_header(std::string(R"(
-    VertexBuffer at=0
-        v 0, 10, 0
-        v 10, 10, 0
-        v 0, 10, 10
-    X86Code
-)") + x86 + R"(
-arm1:
-    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
-    ShortEOF
-arm2:
-    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
-    ShortEOF
-after:
-    Face content=0 layout=0 color=9 shadow=0 idx=0,1,2
-    ShortEOF
-    EndObject
-)" + kStubs,
-                     kImports);
-}
-
-struct Run {
-  RecordingSink sink;
-  RunResult result;
-};
-
-Run run(Interpreter& interp, const RunState& state) {
-  Run r;
-  r.result = interp.run(state, r.sink);
-  return r;
-}
-
-Run run_text(const std::string& text, const RunState& state = {}) {
-  static std::vector<std::unique_ptr<testing::BuiltShape>> keep;  // shapes outlive interpreters
-  keep.push_back(std::make_unique<testing::BuiltShape>(build_shape(text)));
-  Interpreter interp(keep.back()->shape);
-  return run(interp, state);
-}
-
-RunState with(const std::string& assignment) {
-  RunState s;
-  apply_set(s, assignment);
-  return s;
-}
-
-}  // namespace
+using shapevm::testing::run;
+using shapevm::testing::run_text;
+using shapevm::testing::shape_with_block;
+using shapevm::testing::with;
 
 TEST_CASE("FA-18/FA-19: the gear guard idiom re-enters at the arm the input selects") {
   // cmp word [_PLgearDown], 1; jne +11 (over one re-entry); re-entry arm1; re-entry arm2
