@@ -93,7 +93,7 @@ std::optional<TraceEvent> parse_json_line(std::string_view line, size_t number,
   } catch (const nlohmann::json::exception& e) {
     // Any failure, a number beyond a double's range (1e400) included, names line and column.
     const auto failure = find_json_failure(line);
-    throw InputError(source, fmt::format("line {}, column {}: expected a JSON object ({})", number,
+    throw InputError(source, fmt::format("line {}: expected a JSON object (column {}: {})", number,
                                          failure ? failure->offset + 1 : 1,
                                          failure ? failure->message : e.what()));
   }
