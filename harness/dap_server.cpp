@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <climits>
 #include <sstream>
 
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "harness/debug_repl.h"
 #include "harness/debug_views.h"
+#include "harness/json_input.h"
+#include "interp/common/json_text.h"
 
 namespace shapevm::harness {
 
@@ -24,6 +27,39 @@ constexpr int kGlobalsScope = 2;
 constexpr int kFirstMemoryScope = 3;
 constexpr size_t kMaxHeaderLine = 1024;
 constexpr size_t kMaxMessage = 64 << 20;
+
+// An integer argument of a request, `fallback` when absent. A wrong type or a value outside
+// min..max (a huge 2^64+1 parses as a double) is an error naming the argument, not a conversion.
+int64_t integer_arg(const json& args, const char* key, int64_t fallback, int64_t min, int64_t max) {
+  if (!args.contains(key)) return fallback;
+  const json& v = args[key];
+  const bool fits = v.is_number_integer() &&
+                    (v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(max)
+                                            : v.get<int64_t>() >= min && v.get<int64_t>() <= max);
+  if (!fits)
+    throw std::invalid_argument(
+        fmt::format("\"{}\": expected an integer {}..{}, got {}", key, min, max, dump_json(v)));
+  return v.get<int64_t>();
+}
+
+// The envelope every message needs before anything reads it (a request's "seq" is echoed in its
+// response): checked here so a wrong type is a precise error, not a type_error later.
+void check_envelope(const json& message) {
+  if (!message.is_object() || !message.contains("type") || !message.at("type").is_string())
+    throw std::invalid_argument("DAP message: expected an object with a string \"type\"");
+  if (message.at("type") == "request") {
+    const json& seq = message.contains("seq") ? message.at("seq") : json();
+    if (!seq.is_number_integer() || seq.get<int64_t>() < 0 || seq.get<int64_t>() > INT32_MAX ||
+        (seq.is_number_unsigned() && seq.get<uint64_t>() > uint64_t{INT32_MAX}))
+      throw std::invalid_argument(
+          fmt::format("DAP request: \"seq\" must be an integer 0..{}, got {}", INT32_MAX,
+                      seq.is_null() ? std::string("nothing") : dump_json(seq)));
+    if (!message.contains("command") || !message.at("command").is_string())
+      throw std::invalid_argument("DAP request: expected a string \"command\"");
+    if (message.contains("arguments") && !message.at("arguments").is_object())
+      throw std::invalid_argument("DAP request: \"arguments\" must be an object");
+  }
+}
 
 std::string hex_offset(uint32_t offset) {
   return fmt::format("0x{:04x}", offset);
@@ -65,15 +101,21 @@ std::optional<json> read_dap_message(std::istream& in) {
   std::string body(length, '\0');
   if (!in.read(body.data(), static_cast<std::streamsize>(length)))
     throw std::invalid_argument("DAP input ended inside a message body");
+  json message;
   try {
-    return json::parse(body);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument(fmt::format("DAP message is not JSON: {}", e.what()));
+    message = json::parse(body);
+  } catch (const json::exception& e) {
+    // Any failure, a number beyond a double's range (1e400) included, says where in the body.
+    const auto failure = find_json_failure(body);
+    throw std::invalid_argument(fmt::format("DAP message body, byte {}: expected JSON ({})",
+                                            failure ? failure->offset : 0,
+                                            failure ? failure->message : e.what()));
   }
+  return message;
 }
 
 void write_dap_message(std::ostream& out, const json& message) {
-  const std::string body = message.dump();
+  const std::string body = dump_json(message);  // names from input: json_text.h
   out << "Content-Length: " << body.size() << "\r\n\r\n" << body;
   out.flush();
 }
@@ -96,7 +138,8 @@ int DapServer::serve() {
   while (!done_) {
     auto message = read_dap_message(in_);
     if (!message) break;
-    if (message->value("type", "") != "request") continue;
+    check_envelope(*message);
+    if ((*message)["type"] != "request") continue;
     handle(*message);
   }
   return errors_;
@@ -256,7 +299,7 @@ void DapServer::handle(const json& request) {
       session_->line_breakpoints.clear();
       json result = json::array();
       for (const auto& b : args.value("breakpoints", json::array())) {
-        const int line = b.value("line", 0);
+        const auto line = static_cast<int>(integer_arg(b, "line", 0, INT32_MIN, INT32_MAX));
         // A line without an instruction (label, vertex, directive) binds to the next one.
         size_t i = line > 0 ? static_cast<size_t>(line - 1) : lines.size();
         while (i < lines.size() && !lines[i].offset) ++i;
@@ -427,7 +470,9 @@ void DapServer::handle(const json& request) {
       return;
     }
     if (command == "variables") {
-      respond(request, true, {{"variables", variables(args.value("variablesReference", 0))}});
+      respond(request, true,
+              {{"variables", variables(static_cast<int>(
+                                 integer_arg(args, "variablesReference", 0, 0, INT32_MAX)))}});
       return;
     }
     if (command == "evaluate") {
@@ -453,8 +498,8 @@ void DapServer::handle(const json& request) {
       const std::string reference = args.value("memoryReference", "0");
       auto base = parse_integer(reference);
       if (!base) throw std::invalid_argument("memoryReference is not a number");
-      const int64_t count = args.value("instructionCount", 0);
-      const int64_t skip = args.value("instructionOffset", 0);
+      const int64_t count = integer_arg(args, "instructionCount", 0, 0, INT32_MAX);
+      const int64_t skip = integer_arg(args, "instructionOffset", 0, INT32_MIN, INT32_MAX);
       std::vector<size_t> code_lines;
       size_t anchor = 0;
       bool found = false;

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 #include "core/input_error.h"
@@ -180,8 +180,7 @@ void DebugCommands::display(const CommandArgs& a) {
     if (!a.format.empty()) throw std::invalid_argument("display/x needs a name");
     return show_displays();
   }
-  static const std::regex kName(R"(^[A-Za-z_@$][A-Za-z0-9_@$.\[\]+]*$)");
-  if (!std::regex_match(a.text, kName))
+  if (!is_lookup_name(a.text))
     throw std::invalid_argument(fmt::format("display \"{}\": expected a name", a.text));
   displays_.push_back({next_display_++, a.text, hex});
   show_display(displays_.back());
@@ -229,18 +228,20 @@ void DebugCommands::print(const CommandArgs& a) {
 
 void DebugCommands::examine(const CommandArgs& a) {
   const Format f = parse_format(a.format, "xdi");
-  static const std::regex kRow(R"(^([A-Za-z_@$][A-Za-z0-9_@$.]*)\[(\d+)\]$)");
-  std::smatch m;
-  if (std::regex_match(a.text, m, kRow)) {
+  if (const auto row = split_view_row(a.text)) {
     if (f.letter == 'i')
       throw std::invalid_argument(fmt::format("x/i: {} is a memory view row, not code", a.text));
     const auto& views = d_.vocabulary().memory;
     const auto view = std::find_if(views.begin(), views.end(),
-                                   [&](const MemoryViewInfo& v) { return v.name == m[1].str(); });
+                                   [&](const MemoryViewInfo& v) { return v.name == row->view; });
     if (view == views.end())
-      throw std::invalid_argument(fmt::format("x: no memory view \"{}\"", m[1].str()));
-    const uint64_t first = std::stoull(m[2].str());
-    if (first > UINT32_MAX) throw std::invalid_argument("x: row number out of range");
+      throw std::invalid_argument(fmt::format("x: no memory view \"{}\"", row->view));
+    uint64_t first = 0;
+    const auto [end, error] =
+        std::from_chars(row->digits.data(), row->digits.data() + row->digits.size(), first);
+    if (error != std::errc() || end != row->digits.data() + row->digits.size() ||
+        first > UINT32_MAX)
+      throw std::invalid_argument("x: row number out of range");
     const uint64_t last = std::min<uint64_t>(first + f.count - 1, UINT32_MAX);
     return print_memory(out_, d_.current(), *view, static_cast<uint32_t>(first),
                         static_cast<uint32_t>(last), f.letter == 'x');

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <regex>
 
 #include "interp/common/state.h"
 
@@ -67,18 +66,73 @@ std::string Condition::text() const {
   return fmt::format("{} {} {}", name, op, value);
 }
 
+namespace {
+
+// The character classes of a lookup name (is_lookup_name). Hand-written rather than std::regex:
+// the patterns are this small, and GCC 12 reports a -Wmaybe-uninitialized false positive inside
+// <regex> in the sanitizer build, which -Werror turns into a failed build.
+bool is_name_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '@' || c == '$';
+}
+bool is_name_char(char c) {
+  return is_name_start(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '[' ||
+         c == ']' || c == '+';
+}
+bool is_blank(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+bool is_lookup_name(std::string_view text) {
+  return !text.empty() && is_name_start(text.front()) &&
+         std::all_of(text.begin() + 1, text.end(), is_name_char);
+}
+
+std::optional<ViewRow> split_view_row(std::string_view text) {
+  const size_t open = text.find('[');
+  if (open == std::string_view::npos || !text.ends_with(']')) return std::nullopt;
+  const std::string_view view = text.substr(0, open);
+  const std::string_view digits = text.substr(open + 1, text.size() - open - 2);
+  const auto is_digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  if (!is_lookup_name(view) || view.find_first_of("[]+") != std::string_view::npos ||
+      digits.empty() || !std::all_of(digits.begin(), digits.end(), is_digit))
+    return std::nullopt;
+  return ViewRow{view, digits};
+}
+
 Condition parse_condition(std::string_view text) {
-  static const std::regex kForm(
-      R"(^\s*([A-Za-z_@$][A-Za-z0-9_@$.\[\]+]*)\s*(==|!=|<=|>=|<|>)\s*(\S+)\s*$)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(text.begin(), text.end(), m, kForm))
-    throw std::invalid_argument(fmt::format(
+  const auto malformed = [&] {
+    return std::invalid_argument(fmt::format(
         "condition \"{}\": expected NAME OP INTEGER with OP one of == != < <= > >=", text));
-  auto value = parse_integer(std::string_view(&*m[3].first, static_cast<size_t>(m[3].length())));
+  };
+  // NAME, then OP, then one word: the name's characters include none of the operators'.
+  std::string_view rest = trim_blanks(text);
+  size_t name_end = 0;
+  while (name_end < rest.size() && is_name_char(rest[name_end])) ++name_end;
+  const std::string_view name = rest.substr(0, name_end);
+  if (!is_lookup_name(name)) throw malformed();
+  rest = trim_blanks(rest.substr(name_end));
+  std::string_view op;
+  for (const std::string_view candidate : {"==", "!=", "<=", ">=", "<", ">"}) {
+    if (rest.starts_with(candidate)) {
+      op = candidate;
+      break;
+    }
+  }
+  if (op.empty()) throw malformed();
+  const std::string_view word = trim_blanks(rest.substr(op.size()));
+  if (word.empty() || std::any_of(word.begin(), word.end(), is_blank)) throw malformed();
+  const auto value = parse_integer(word);
   if (!value)
     throw std::invalid_argument(
-        fmt::format("condition \"{}\": \"{}\" is not an integer", text, m[3].str()));
-  return Condition{m[1].str(), m[2].str(), *value};
+        fmt::format("condition \"{}\": \"{}\" is not an integer", text, word));
+  return Condition{std::string(name), std::string(op), *value};
 }
 
 std::string Breakpoint::describe() const {
@@ -556,25 +610,23 @@ int Debugger::add_breakpoint(Breakpoint b) {
 }
 
 int Debugger::add_watchpoint(const std::string& expression) {
-  static const std::regex kRow(R"(^([A-Za-z_@$][A-Za-z0-9_@$.]*)\[(\d+)\]$)");
-  static const std::regex kName(R"(^[A-Za-z_@$][A-Za-z0-9_@$.\[\]+]*$)");
   const auto& views = vocabulary().memory;
   Watchpoint w;
   w.expression = expression;
-  std::smatch m;
-  if (std::regex_match(expression, m, kRow)) {
+  const std::optional<ViewRow> row = split_view_row(expression);
+  if (row) {
     const auto view = std::find_if(views.begin(), views.end(),
-                                   [&](const MemoryViewInfo& v) { return v.name == m[1].str(); });
+                                   [&](const MemoryViewInfo& v) { return v.name == row->view; });
     if (view == views.end()) {
       std::string names;
       for (const auto& v : views) names += (names.empty() ? "" : ", ") + v.name;
       throw std::invalid_argument(
           fmt::format("watch \"{}\": this engine has no memory view \"{}\" ({})", expression,
-                      m[1].str(), names.empty() ? "it has none" : "its views: " + names));
+                      row->view, names.empty() ? "it has none" : "its views: " + names));
     }
     for (const auto& c : view->columns)
-      w.names.push_back(fmt::format("{}[{}].{}", view->name, m[2].str(), c));
-  } else if (std::regex_match(expression, kName)) {
+      w.names.push_back(fmt::format("{}[{}].{}", view->name, row->digits, c));
+  } else if (is_lookup_name(expression)) {
     w.names.push_back(expression);
   } else {
     throw std::invalid_argument(fmt::format("watch \"{}\": expected a name or {}[N]", expression,

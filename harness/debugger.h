@@ -30,6 +30,18 @@ struct Condition {
 // Throws std::invalid_argument with a message on malformed text.
 Condition parse_condition(std::string_view text);
 
+// A name PausePoint::read may take (what `watch`, `display` and conditions accept): a letter, '_',
+// '@' or '$', then letters, digits and _ @ $ . [ ] +.
+bool is_lookup_name(std::string_view text);
+
+// VIEW[N], a memory view's row: the view's name (a lookup name without brackets or '+') and the
+// row's decimal digits; nullopt for any other text.
+struct ViewRow {
+  std::string_view view;
+  std::string_view digits;
+};
+std::optional<ViewRow> split_view_row(std::string_view text);
+
 enum class BreakKind : uint8_t {
   kOffset,       // before the instruction at an offset (bytecode or native)
   kMnemonic,     // before any instruction with this mnemonic

@@ -1,5 +1,6 @@
 #include "harness/program_debug_engine.h"
 
+#include "interp/common/json_text.h"
 #include "interp/common/registry.h"
 
 namespace shapevm::harness {
@@ -54,7 +55,7 @@ void ProgramDebugEngine::set(const std::string& assignment) {
 }
 
 std::string ProgramDebugEngine::describe_state() const {
-  return program_->state_json(state_).dump();
+  return dump_json(program_->state_json(state_), -1, /*ascii=*/true);
 }
 
 }  // namespace shapevm::harness

@@ -10,6 +10,7 @@
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "harness/json_input.h"
 
 namespace shapevm::harness {
 
@@ -177,12 +178,7 @@ std::string resolve_input(const std::filesystem::path& folder, const std::string
 Manifest parse_manifest(std::string_view text, const std::filesystem::path& path,
                         const std::vector<std::string>& known_engines) {
   const std::string source = path.string();
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(source, e.byte > 0 ? e.byte - 1 : 0, fmt::format("valid JSON ({})", e.what()));
-  }
+  json root = parse_json_input(text, source);
   const Validator v(source);
   v.object(root, "", {"version", "defaults", "cases"});
   if (!root.contains("version")) v.fail("/version", "missing; expected 1");

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text_bytes.h"
 #include "harness/scene_export.h"
 
 namespace shapevm::harness {
@@ -41,6 +42,21 @@ struct PrimitiveData {
   std::vector<float> positions, normals, texcoords;
 };
 
+// A file name as a relative URI reference (RFC 3986): the bytes a URI may not hold as they are
+// (anything outside printable ASCII, and space, '%', '#', '?') percent-encoded, so a texture
+// name with byte 0x98 names the file "<name>.png" with that byte as "%98".
+std::string uri_path(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte <= 0x20 || byte >= 0x7F || c == '%' || c == '#' || c == '?')
+      out += fmt::format("%{:02X}", byte);
+    else
+      out.push_back(c);
+  }
+  return out;
+}
+
 class GltfBuilder {
  public:
   explicit GltfBuilder(const ExportScene& scene) : scene_(scene) {
@@ -52,11 +68,12 @@ class GltfBuilder {
 
   tinygltf::Model build() {
     tinygltf::Scene gscene;
-    gscene.name = scene_.name;
+    gscene.name = utf8_or_latin1(scene_.name);  // the source, as the user named it
     for (size_t n = 0; n < scene_.nodes.size(); ++n) {
       const ExportNode& node = scene_.nodes[n];
       tinygltf::Node g;
-      g.name = node.name.empty() ? fmt::format("node{}", n) : node.name;
+      // Names read from the file are bytes; glTF text is UTF-8 (core/text_bytes.h).
+      g.name = node.name.empty() ? fmt::format("node{}", n) : latin1_to_utf8(node.name);
       const auto& t = node.translation;
       if (t != std::array<double, 3>{})
         for (int a = 0; a < 3; ++a)
@@ -79,7 +96,7 @@ class GltfBuilder {
     const std::string key = f.material.empty() ? fmt::format("color_{}", f.color) : f.material;
     if (auto it = materials_.find(key); it != materials_.end()) return it->second;
     tinygltf::Material m;
-    m.name = key;
+    m.name = latin1_to_utf8(key);
     m.pbrMetallicRoughness.metallicFactor = 0.0;
     if (f.material.empty()) {
       const auto& rgb = scene_.palette.colors[f.color];
@@ -93,8 +110,8 @@ class GltfBuilder {
         model_.samplers.push_back(s);
       }
       tinygltf::Image image;
-      image.name = f.material;
-      image.uri = f.material + ".png";
+      image.name = latin1_to_utf8(f.material);
+      image.uri = uri_path(f.material + ".png");
       model_.images.push_back(std::move(image));
       tinygltf::Texture texture;
       texture.sampler = 0;

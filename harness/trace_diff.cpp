@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "harness/json_input.h"
 #include "interp/common/state.h"
 
 namespace shapevm::harness {
@@ -89,8 +90,12 @@ std::optional<TraceEvent> parse_json_line(std::string_view line, size_t number,
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(source, fmt::format("line {}: expected a JSON object ({})", number, e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    // Any failure, a number beyond a double's range (1e400) included, names line and column.
+    const auto failure = find_json_failure(line);
+    throw InputError(source, fmt::format("line {}: expected a JSON object (column {}: {})", number,
+                                         failure ? failure->offset + 1 : 1,
+                                         failure ? failure->message : e.what()));
   }
   if (!j.is_object() || !j.contains("ev") || !j["ev"].is_string()) {
     throw InputError(source,
@@ -182,7 +187,9 @@ void read_start_globals(const nlohmann::json& start, size_t number, const std::s
       }
       value = v.contains("value") ? &v["value"] : nullptr;
     }
-    if (!value || !value->is_number_integer())
+    // An unsigned value beyond int64 (2^63 and up) is no global's value either.
+    if (!value || !value->is_number_integer() ||
+        (value->is_number_unsigned() && value->get<uint64_t>() > uint64_t{INT64_MAX}))
       throw InputError(source, fmt::format("line {}: state.globals.{} must be an integer or "
                                            "{{\"addr\": .., \"value\": integer}}",
                                            number, name));
@@ -366,8 +373,13 @@ Trace parse_trace(std::string_view text, const std::string& source) {
       t.events.push_back(parse_plain(content, number, source));
     } else {
       if (content.empty()) continue;
-      if (auto e = parse_json_line(content, number, source, t.globals))
-        t.events.push_back(std::move(*e));
+      try {
+        if (auto e = parse_json_line(content, number, source, t.globals))
+          t.events.push_back(std::move(*e));
+      } catch (const nlohmann::json::exception& e) {
+        // A field of the wrong type that no check above caught: still this line's fault.
+        throw InputError(source, fmt::format("line {}: {}", number, e.what()));
+      }
     }
   }
   if (!format_known || (t.events.empty() && t.globals.empty()))

@@ -1,5 +1,9 @@
 #include "harness/trace_writer.h"
 
+#include <nlohmann/json.hpp>
+
+#include "core/text_bytes.h"
+
 namespace shapevm::harness {
 
 namespace {
@@ -31,6 +35,10 @@ std::string json_quote(std::string_view s) {
   return out + "\"";
 }
 
+std::string json_quote_text(std::string_view s) {
+  return nlohmann::json(utf8_or_latin1(s)).dump(-1, ' ', /*ensure_ascii=*/true);
+}
+
 void TraceWriter::line() {
   buf_.push_back('\n');
   if (buf_.size() > (1 << 16)) flush();
@@ -53,7 +61,7 @@ void TraceWriter::start(std::string_view engine, std::string_view source,
                         const std::string& state_json) {
   fmt::format_to(std::back_inserter(buf_),
                  R"({{"ev":"start","eng":"{}","schema":{},"source":{},"state":{}}})", engine,
-                 kTraceSchemaVersion, json_quote(source), state_json);
+                 kTraceSchemaVersion, json_quote_text(source), state_json);
   line();
 }
 
@@ -149,14 +157,14 @@ void TraceWriter::on_face(const FaceEvent& e) {
 void TraceWriter::on_diagnostic(const DiagnosticEvent& e) {
   fmt::format_to(std::back_inserter(buf_),
                  R"({{"ev":"diag","eng":"{}","off":{},"level":"{}","message":{}}})", e.engine,
-                 e.offset, level_name(e.level), json_quote(e.message));
+                 e.offset, level_name(e.level), json_quote_text(e.message));
   line();
 }
 
 void TraceWriter::on_end(const EndEvent& e) {
   fmt::format_to(std::back_inserter(buf_),
                  R"({{"ev":"end","eng":"{}","off":{},"reason":{},"clean":{},"ops":{},"faces":{}}})",
-                 e.engine, e.offset, json_quote(e.reason), e.clean, e.ops, e.faces);
+                 e.engine, e.offset, json_quote_text(e.reason), e.clean, e.ops, e.faces);
   line();
   flush();
 }
@@ -170,7 +178,7 @@ void TraceWriter::on_native(const NativeEvent& e) {
     fmt::format_to(it, R"({{"ev":"{}_exit","eng":"{}","off":{})", e.arch, e.engine, e.offset);
     if (e.counted) fmt::format_to(it, R"(,"instructions":{})", e.instructions);
     if (e.resumed) fmt::format_to(it, R"(,"resume":{})", e.resume);
-    fmt::format_to(it, R"(,"reason":{}}})", json_quote(e.reason));
+    fmt::format_to(it, R"(,"reason":{}}})", json_quote_text(e.reason));
   }
   line();
 }
@@ -180,7 +188,7 @@ void TraceWriter::on_native_instruction(const NativeInstructionEvent& e) {
   fmt::format_to(it, R"({{"ev":"{}_insn","eng":"{}","addr":{},"bytes":")", e.arch, e.engine,
                  e.address);
   for (uint8_t b : e.bytes) fmt::format_to(it, "{:02x}", b);
-  fmt::format_to(it, R"(","text":{}}})", json_quote(e.text));
+  fmt::format_to(it, R"(","text":{}}})", json_quote_text(e.text));
   line();
 }
 

@@ -52,7 +52,11 @@ class TraceWriter : public EventSink {
   fmt::memory_buffer buf_;
 };
 
-// JSON string literal for arbitrary bytes (non-ASCII bytes as \u00XX).
+// JSON string literal for a name read from a file (a texture, an import): every byte as its
+// Latin-1 character, non-ASCII ones written \u00XX (core/text_bytes.h), so 0x98 is "\u0098".
 std::string json_quote(std::string_view s);
+// JSON string literal for prose (a message, a reason, the source as the user named it): valid
+// UTF-8 kept, any other byte as its Latin-1 character (utf8_or_latin1); non-ASCII written \uXXXX.
+std::string json_quote_text(std::string_view s);
 
 }  // namespace shapevm::harness

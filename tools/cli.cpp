@@ -5,11 +5,14 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <ios>
 #include <optional>
+#include <system_error>
 
 #include "core/input_error.h"
 #include "tools/command.h"
@@ -98,11 +101,24 @@ int run_shapevm(int argc, const char* const* argv) {
     std::fflush(stdout);
     fmt::print(stderr, "shapevm: error: {}\n", e.what());
     return kExitBadInput;
+  } catch (const std::system_error& e) {
+    // fmt::print could not write to stdout (a full disk, a closed pipe): the same.
+    fmt::print(stderr, "shapevm: error: stdout: {}\n", e.what());
+    return kExitBadInput;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "shapevm: internal error (a bug in shapevm, please report it): {}\n",
                e.what());
     return kExitInternalError;
+  }
+  // What went to stdout must have arrived: a write that failed (a full disk) is an error, not a
+  // success with the output cut short.
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int error = errno;
+    fmt::print(stderr, "shapevm: error: stdout: write failed{}{}\n", error != 0 ? ": " : "",
+               error != 0 ? std::strerror(error) : "");
+    return kExitBadInput;
   }
   return ctx.exit_code;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/file_io.h"
+#include "interp/common/json_text.h"
 #include "interp/common/registry.h"
 #include "tools/command.h"
 #include "tools/state_options.h"
@@ -41,7 +42,7 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
     auto program = open_program(opts->input.file, open, opts->input.engine);
     validate_state(*program, open.state);
     const std::string text =
-        opts->json ? program->listing_json().dump(1) + "\n" : program->listing_text();
+        opts->json ? dump_json(program->listing_json(), 1) + "\n" : program->listing_text();
     if (opts->output.empty()) {
       fmt::print("{}", text);
     } else {

@@ -123,8 +123,17 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
       if (format == "obj") obj = mesh.to_obj(p.program->export_scale(), sizes, mtl_library);
     }
     if (format == "obj") {
+      // The OBJ and its MTL are written together or not at all: when the OBJ cannot be written
+      // (a full disk), the MTL just created for it is removed again, so no half export is left.
+      std::error_code ec;
+      const bool mtl_existed = std::filesystem::exists(mtl, ec);
       write_text_atomic(mtl, harness::scene_to_mtl(*scene), overwrite);
-      write_text_atomic(o->output, obj, overwrite);
+      try {
+        write_text_atomic(o->output, obj, overwrite);
+      } catch (...) {
+        if (!mtl_existed) std::filesystem::remove(mtl, ec);
+        throw;
+      }
     } else {
       write_file_atomic(o->output, harness::scene_to_gltf(*scene, format == "glb"), overwrite);
     }

@@ -2,6 +2,7 @@
 // terms; text or JSON.
 #include <fmt/format.h>
 
+#include "interp/common/json_text.h"
 #include "interp/common/registry.h"
 #include "tools/command.h"
 #include "tools/state_options.h"
@@ -39,7 +40,7 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
       auto program = open_program(file, open, opts->engine);
       validate_state(*program, open.state);
       if (opts->json) {
-        fmt::print("{}\n", program->info_json().dump(several ? -1 : 1));
+        fmt::print("{}\n", dump_json(program->info_json(), several ? -1 : 1));
       } else {
         fmt::print("{}{}", program->info_text(), several ? "\n" : "");
       }

@@ -21,6 +21,8 @@
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "core/member_spec.h"
+#include "core/text_bytes.h"
+#include "interp/common/json_text.h"
 #include "interp/common/registry.h"
 #include "tools/command.h"
 
@@ -113,7 +115,7 @@ void run_ls(const LsOptions& options) {
     nlohmann::ordered_json members = nlohmann::ordered_json::array();
     for (const MemberInfo& m : c.members) {
       members.push_back({
-          {"name", m.name},
+          {"name", latin1_to_utf8(m.name)},
           {"flags", m.flags},
           {"compression", m.compression.empty() ? nlohmann::ordered_json()
                                                 : nlohmann::ordered_json(m.compression)},
@@ -122,7 +124,7 @@ void run_ls(const LsOptions& options) {
           {"unpacked_size", m.size ? nlohmann::ordered_json(*m.size) : nlohmann::ordered_json()},
       });
     }
-    fmt::print("{}\n", members.dump(2));
+    fmt::print("{}\n", dump_json(members, 2));
   } else {
     fmt::print("{:<12}  {:<11}  {:>10}  {:>10}\n", "NAME", "FLAGS", "STORED", "UNPACKED");
     for (const MemberInfo& m : c.members) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "harness/trace_writer.h"
+#include "interp/common/json_text.h"
 #include "tools/command.h"
 #include "tools/state_options.h"
 #include "tools/trace_output.h"
@@ -31,7 +32,7 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
-    const std::string state_json = p.program->state_json(p.state).dump();
+    const std::string state_json = dump_json(p.program->state_json(p.state), -1, /*ascii=*/true);
     RunOutcome r;
     write_trace_output(o->output, [&](std::FILE* out) {
       harness::TraceWriter writer(out, !o->no_ops, p.state.limits);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.h"
+#include "interp/common/json_text.h"
 #include "interp/common/registry.h"
 #include "tools/command.h"
 
@@ -72,7 +73,7 @@ void register_variants_command(CLI::App& app, CommandContext& ctx) {
     }
     const VariantsReport report = engine->variants(request);
     if (o->json) {
-      fmt::print("{}\n", report.json.dump(1));
+      fmt::print("{}\n", dump_json(report.json, 1));
     } else {
       fmt::print("{}", report.text);
     }

@@ -13,7 +13,16 @@ namespace shapevm::tools {
 
 void write_trace_output(const std::string& output, const std::function<void(std::FILE*)>& write) {
   if (output.empty()) {
+    // stdout on a full disk: the trace is cut short, which is an error, not a success. errno is
+    // cleared first so the reason given is the failed write's.
+    errno = 0;
     write(stdout);
+    const int error = errno;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0)
+      throw InputError("stdout",
+                       fmt::format("write failed: {}", std::strerror(error != 0   ? error
+                                                                     : errno != 0 ? errno
+                                                                                  : EIO)));
     return;
   }
   check_output_file(output);
@@ -25,6 +34,7 @@ void write_trace_output(const std::string& output, const std::function<void(std:
     std::error_code ignored;
     std::filesystem::remove(tmp, ignored);
   };
+  errno = 0;  // so that after a failed write, errno is that write's reason
   try {
     write(out);
   } catch (...) {
@@ -33,9 +43,10 @@ void write_trace_output(const std::string& output, const std::function<void(std:
     throw;
   }
   // A stream error leaves errno as the failed write set it; never report "Success".
+  const int write_error = std::ferror(out) != 0 ? errno : 0;
   errno = 0;
   const bool failed = std::ferror(out) != 0 || std::fflush(out) != 0;
-  int error = errno;
+  int error = write_error != 0 ? write_error : errno;
   if (std::fclose(out) != 0 && error == 0) error = errno;
   if (failed || error != 0) {
     discard();

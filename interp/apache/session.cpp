@@ -10,6 +10,7 @@
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "core/member_spec.h"
+#include "core/text_bytes.h"
 #include "interp/apache/geometry.h"
 #include "interp/apache/interpreter.h"
 #include "interp/apache/listing.h"
@@ -204,8 +205,9 @@ nlohmann::json record_json(const Archive& archive, const ModelRecord& rec) {
   for (const auto& a : g.attachments) gameplay_slots += a.is_slot() ? 1 : 0;
   return {{"record", rec.index},
           {"offset", rec.offset},
-          {"name", h.name},
-          {"description", h.description},
+          // The header's name and description are bytes (core/text_bytes.h).
+          {"name", latin1_to_utf8(h.name)},
+          {"description", latin1_to_utf8(h.description)},
           {"encoding", h.encoding},
           {"lod_distance", h.lod_distance},
           {"next_record", h.next_record},
@@ -279,8 +281,9 @@ std::string Session::info_text() const {
     return out;
   }
   std::string out;
-  out += fmt::format("{} \"{}\" — {}\n", j["source"].get<std::string>(),
-                     j["name"].get<std::string>(), j["description"].get<std::string>());
+  const ModelHeader& header = archive.record(*record_)->header;  // the bytes, as the file has them
+  out += fmt::format("{} \"{}\" — {}\n", j["source"].get<std::string>(), header.name,
+                     header.description);
   out += fmt::format("  header at 0x{:x}; encoding {} ({})\n", j["offset"].get<uint32_t>(),
                      j["encoding"].get<int>(),
                      j["encoding"].get<int>() == 0 ? "signed 16-bit x16" : "grid");

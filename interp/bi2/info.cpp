@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.h"
+#include "core/text_bytes.h"
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/draw.h"
 #include "interp/bi2/tpwm.h"
@@ -97,7 +98,7 @@ nlohmann::json info_json(const Session& s) {
         kind = "corrupt TPWM";
       }
       members.push_back({{"index", m.index},
-                         {"name", m.name},
+                         {"name", latin1_to_utf8(m.name)},  // bytes (core/text_bytes.h)
                          {"offset", m.offset},
                          {"stored", m.size},
                          {"compression", compression},
@@ -124,11 +125,14 @@ std::string info_text(const Session& s) {
     out += fmt::format("{}: Battle Isle 2 LIB, {} members, index at 0x{:x}{}\n", s.source(),
                        j["members"].size(), j["index_offset"].get<uint32_t>(),
                        s.packed() ? " (whole file TPWM-packed)" : "");
-    for (const auto& m : j["members"])
+    const auto& members = s.archive()->members();
+    for (size_t i = 0; i < members.size(); ++i) {
+      const auto& m = j["members"][i];
+      // The name's bytes as the file has them (the JSON holds them as Latin-1 text).
       out += fmt::format("  #{:<4} {:<8} 0x{:08x} {:>7} bytes {:<6} {}\n", m["index"].get<int>(),
-                         m["name"].get<std::string>(), m["offset"].get<uint32_t>(),
-                         m["stored"].get<uint32_t>(), m["compression"].get<std::string>(),
-                         m["kind"].get<std::string>());
+                         members[i].name, m["offset"].get<uint32_t>(), m["stored"].get<uint32_t>(),
+                         m["compression"].get<std::string>(), m["kind"].get<std::string>());
+    }
     return out;
   }
   if (s.kind() == Kind::kData) {

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "core/byte_reader.h"
+#include "core/text_bytes.h"
+#include "interp/common/json_text.h"
 #include "interp/fa/articulation.h"
 #include "x86/disassembler.h"
 
@@ -737,11 +739,18 @@ std::string render_listing_text(const Shape&, const Listing& listing) {
 nlohmann::json render_listing_json(const Shape& shape, const Listing& listing) {
   json lines = json::array();
   for (const auto& line : listing.lines) {
-    json j = {{"offset", line.offset},     {"size", line.size}, {"kind", line.kind},
-              {"mnemonic", line.mnemonic}, {"text", line.text}, {"comment", line.comment}};
-    if (!line.label.empty()) j["label"] = line.label;
+    // The assembler text, its label and operands are ASCII but for the names the file holds
+    // (TextureFile, SourceName, imports): Latin-1 (core/text_bytes.h). The comment is prose
+    // (utf8_or_latin1 when printed: interp/common/json_text.h).
+    json j = {{"offset", line.offset},
+              {"size", line.size},
+              {"kind", line.kind},
+              {"mnemonic", latin1_to_utf8(line.mnemonic)},
+              {"text", latin1_to_utf8(line.text)},
+              {"comment", line.comment}};
+    if (!line.label.empty()) j["label"] = latin1_to_utf8(line.label);
     if (line.size) j["bytes"] = hex(std::span(shape.code()).subspan(line.offset, line.size));
-    if (!line.operands.empty()) j["operands"] = line.operands;
+    if (!line.operands.empty()) j["operands"] = latin1_json(line.operands);
     if (!line.continuation.empty()) j["vertices"] = line.continuation;
     lines.push_back(std::move(j));
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/byte_reader.h"
+#include "core/text_bytes.h"
 #include "interp/fa/assumptions.h"
 
 namespace shapevm::fa {
@@ -98,17 +99,27 @@ const char* reading_verdict(const ObjEndReport& r) {
 }
 }  // namespace
 
+namespace {
+// Names read from the file, as JSON text (core/text_bytes.h).
+nlohmann::json latin1_names(const std::vector<std::string>& names) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& n : names) out.push_back(latin1_to_utf8(n));
+  return out;
+}
+}  // namespace
+
 nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const ShapeInfo& info) {
   using nlohmann::json;
   const auto& h = shape.header;
   const auto& img = shape.image;
   json imports = json::array();
   for (const auto& i : img.imports)
-    imports.push_back({{"name", i.name}, {"function", i.is_function}, {"slot_rva", i.slot_rva}});
+    imports.push_back(
+        {{"name", latin1_to_utf8(i.name)}, {"function", i.is_function}, {"slot_rva", i.slot_rva}});
   json trampolines = json::array();
   for (const auto& t : img.trampolines)
     trampolines.push_back({{"offset", t.code_offset},
-                           {"name", t.import_name},
+                           {"name", latin1_to_utf8(t.import_name)},
                            {"function", t.is_function},
                            {"operand", t.operand},
                            {"operand_includes_image_base", t.operand_includes_image_base}});
@@ -129,8 +140,8 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
       cases.push_back({{"value", c->value},
                        {"relation", guard_relation_symbol(c->relation)},
                        {"substreams", c->substreams}});
-    articulations[input] = cases;
-    articulation_values[input] = info.articulations.distinct_values(input);
+    articulations[latin1_to_utf8(input)] = cases;
+    articulation_values[latin1_to_utf8(input)] = info.articulations.distinct_values(input);
   }
   json diags = json::array();
   for (const auto& d : walk.diagnostics)
@@ -148,14 +159,14 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
         {"scale_in_table", h.scale_in_table()},
         {"extents", h.extents}}},
       {"container",
-       {{"signature", img.signature},
+       {{"signature", latin1_to_utf8(img.signature)},
         {"image_base", img.image_base},
         {"code_va", img.code_va},
         {"code_size", img.code.size()},
         {"stub_area_offset", img.stub_area_offset},
         {"relocations", img.relocations.size()},
         {"reloc_targets", walk.reloc_targets.size()},
-        {"import_dll", img.import_dll}}},
+        {"import_dll", latin1_to_utf8(img.import_dll)}}},
       {"instructions", info.instructions},
       {"opcodes", info.opcode_counts},
       {"vertex_buffers", info.vertex_buffers},
@@ -168,7 +179,7 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
         {"fill_background_0x02", info.fill_background_faces},
         {"brighter_shading_0x20", info.brighter_shading_faces},
         {"not_applied", {"0x02", "0x20"}}}},
-      {"textures", info.textures},
+      {"textures", latin1_names(info.textures)},
       {"texture_indices", info.texture_indices},
       {"frame_tables", info.frame_tables},
       {"max_frames", info.max_frames},

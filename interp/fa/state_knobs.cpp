@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.h"
+#include "core/text_bytes.h"
 #include "interp/fa/engine_globals.h"
 #include "interp/fa/x86_runner.h"
 
@@ -146,7 +147,11 @@ nlohmann::json run_state_json(const RunState& s, const ViewSetup& view) {
                       {"aspecty", s.aspecty},
                       {"sizeAdjust", s.size_adjust}};
   if (s.lod) j["lod"] = *s.lod;
-  if (!s.imports.empty()) j["imports"] = s.imports;
+  if (!s.imports.empty()) {
+    nlohmann::json imports = nlohmann::json::object();  // names from the file (text_bytes.h)
+    for (const auto& [name, value] : s.imports) imports[latin1_to_utf8(name)] = value;
+    j["imports"] = std::move(imports);
+  }
   nlohmann::json globals = nlohmann::json::object();
   for (const auto& g : global_values(s, view))
     globals[std::string(g.global->name)] = {{"addr", format_engine_address(g.global->address)},

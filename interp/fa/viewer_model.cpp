@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "interp/common/json_text.h"
 #include "interp/fa/assumptions.h"
 #include "interp/fa/shape_info.h"
 #include "interp/fa/state_knobs.h"
@@ -91,7 +92,7 @@ ViewerRunResult FaViewerModel::run(const ViewerState& state, int32_t height, Eve
 
 std::string FaViewerModel::state_json(const ViewerState& state, int32_t height) const {
   const RunState run = run_state(state, height);
-  return run_state_json(run, interp_->shape_view(run)).dump();
+  return dump_json(run_state_json(run, interp_->shape_view(run)), -1, /*ascii=*/true);
 }
 
 }  // namespace shapevm::fa

@@ -13,6 +13,7 @@
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "core/text_bytes.h"
 #include "interp/shp/assembler.h"
 #include "interp/shp/draw.h"
 #include "interp/shp/generator.h"
@@ -172,8 +173,10 @@ class ShpProgram : public Program {
       j["engine"] = "shp";
       nlohmann::json members = nlohmann::json::array();
       for (const HogEntry& e : o_->hog->entries)
-        members.push_back(
-            {{"index", e.index}, {"name", e.name}, {"offset", e.offset}, {"size", e.size}});
+        members.push_back({{"index", e.index},
+                           {"name", latin1_to_utf8(e.name)},  // bytes (core/text_bytes.h)
+                           {"offset", e.offset},
+                           {"size", e.size}});
       j["members"] = members;
       j["notes"] = o_->hog->notes;
       return j;

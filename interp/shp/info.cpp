@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/text_bytes.h"
 #include "interp/shp/text_writer.h"
 #include "interp/shp/validate.h"
 
@@ -111,7 +112,7 @@ nlohmann::json model_info_json(const Model& m, const std::string& source) {
   nlohmann::json parts = nlohmann::json::array();
   for (const Part& part : m.parts) {
     nlohmann::json p;
-    p["name"] = part.name;
+    p["name"] = latin1_to_utf8(part.name);  // bytes (core/text_bytes.h)
     p["class"] = part.part_class;
     p["parent"] = part.parent;
     p["flags"] = part.flags;
@@ -132,7 +133,7 @@ nlohmann::json model_info_json(const Model& m, const std::string& source) {
     p["attachments_by_kind"] = kinds;
     nlohmann::json clips = nlohmann::json::array();
     for (const Clip& c : part.clips)
-      clips.push_back({{"name", c.name},
+      clips.push_back({{"name", latin1_to_utf8(c.name)},
                        {"length", c.length},
                        {"mode", c.mode},
                        {"keyframes", c.keyframes.size()},
