@@ -20,8 +20,9 @@ std::vector<uint8_t> bytes_of(std::string_view text) {
 }
 
 std::vector<uint8_t> prefixed(uint8_t first, std::span<const uint8_t> rest) {
-  std::vector<uint8_t> out{first};
-  out.insert(out.end(), rest.begin(), rest.end());
+  std::vector<uint8_t> out(rest.size() + 1);
+  out[0] = first;
+  std::copy(rest.begin(), rest.end(), out.begin() + 1);
   return out;
 }
 

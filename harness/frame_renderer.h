@@ -26,10 +26,14 @@ using ::shapevm::TextureLookup;
 
 class FrameRenderer : public EventSink {
  public:
-  FrameRenderer(raster::Framebuffer& frame, FrameSettings settings, TextureLookup textures = {});
-
+  // `limits`: the faces and pixels a run may draw (interp/common/work_limits.h); past either the
+  // renderer draws nothing more and asks the engine to stop.
+  FrameRenderer(raster::Framebuffer& frame, FrameSettings settings, TextureLookup textures = {},
+                WorkLimits limits = {});
   bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
+  std::string_view stop_requested() const override;
+  uint64_t pixels_covered() const { return pixels_; }
 
   uint64_t faces_filled() const { return filled_; }
   uint64_t faces_culled() const { return culled_; }  // wholly behind the near plane
