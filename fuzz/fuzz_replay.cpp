@@ -1,7 +1,7 @@
 // `fuzz_replay [--findings DIR] CORPUS_ROOT...`: every input of the corpora (ROOT/TARGET/FILE)
 // and of the findings folder (TARGET-WHAT.bin) through its fuzz target, once, without libFuzzer.
 // Exit 0 when each ended in acceptance or the project's bad-input error, 1 otherwise (listed);
-// built with the sanitizers, a memory or UB error aborts it. CI runs it that way.
+// built with the sanitizers, a memory or UB error aborts it.
 #include <fmt/format.h>
 
 #include <string>

@@ -1,6 +1,6 @@
 // Replaying inputs through the fuzz targets without libFuzzer: a corpus folder holding one
 // sub-folder per target (TARGET/FILE, as libFuzzer and fuzz_seeds write them), and a folder of
-// past findings named TARGET-WHAT.bin. Used by `fuzz_replay` (which CI runs under the sanitizers)
+// past findings named TARGET-WHAT.bin. Used by `fuzz_replay` (run it from the sanitizer build)
 // and by the ordinary test suite.
 #pragma once
 

@@ -56,7 +56,6 @@ struct Item {
   int64_t depth = 0;
 };
 
-
 // Whether a sink's work budget (faces, pixels, trace bytes) is exhausted; if so the run ends at
 // `offset`, unclean, with the budget's reason.
 bool work_budget_exhausted(EventSink& sink, uint32_t offset, RunOutcome& out) {
@@ -65,9 +64,9 @@ bool work_budget_exhausted(EventSink& sink, uint32_t offset, RunOutcome& out) {
   out.clean = false;
   out.reason = std::string(reason);
   out.end_offset = offset;
-  sink.on_diagnostic({kEngine, offset, DiagnosticLevel::kError,
-                      fmt::format("{} (work budget: --max-faces, --max-pixels, --max-trace-bytes)",
-                                  reason)});
+  sink.on_diagnostic(
+      {kEngine, offset, DiagnosticLevel::kError,
+       fmt::format("{} (work budget: --max-faces, --max-pixels, --max-trace-bytes)", reason)});
   return true;
 }
 

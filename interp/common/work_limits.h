@@ -27,8 +27,9 @@ struct WorkLimits {
   uint64_t trace_bytes = uint64_t{64} << 20;
 
   uint64_t pixels_for(int width, int height) const {
-    return pixels != 0 ? pixels : uint64_t{256} * static_cast<uint64_t>(width) *
-                                      static_cast<uint64_t>(height);
+    return pixels != 0
+               ? pixels
+               : uint64_t{256} * static_cast<uint64_t>(width) * static_cast<uint64_t>(height);
   }
 };
 

@@ -41,6 +41,7 @@ top:
   winding 3 2 1 0 front=side back=side continue=top
 side:
   ret
+end
 )";
 
 std::string write_text(const ScratchDir& dir, const std::string& name, const char* text) {
