@@ -1,15 +1,21 @@
 #include "harness/edit_line_reader.h"
 
 #include <histedit.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cwchar>
 #include <stdexcept>
 
 #include "harness/command_words.h"
 
 namespace shapevm::harness {
 
-EditLineReader::EditLineReader(const char* program, std::FILE* in, std::FILE* out, std::FILE* err) {
+EditLineReader::EditLineReader(const char* program, std::FILE* in, std::FILE* out, std::FILE* err,
+                               const volatile std::sig_atomic_t* interrupt)
+    : in_fd_(fileno(in)), interrupt_(interrupt) {
   el_ = el_init(program, in, out, err);
   if (el_ == nullptr) throw std::runtime_error("libedit cannot use the terminal");
   history_ = history_init();
@@ -24,6 +30,7 @@ EditLineReader::EditLineReader(const char* program, std::FILE* in, std::FILE* ou
   el_set(el_, EL_PROMPT, &EditLineReader::prompt_of);
   el_set(el_, EL_EDITOR, "emacs");
   el_set(el_, EL_HIST, ::history, history_);
+  el_set(el_, EL_GETCFN, &EditLineReader::read_char);
   el_source(el_, nullptr);  // ~/.editrc, as every libedit program reads it
 }
 
@@ -36,6 +43,47 @@ char* EditLineReader::prompt_of(editline* el) {
   void* self = nullptr;
   el_get(el, EL_CLIENTDATA, &self);
   return static_cast<EditLineReader*>(self)->prompt_.data();
+}
+
+// libedit's own reader retries a read that a signal cut short once, and cannot see a SIGINT that
+// arrived while it was still setting the terminal up, so Ctrl-C at the prompt could be lost. This
+// one looks at the flag before every wait and waits at most 100 ms at a time, so a raised flag
+// ends the line within that, however the signal and the read interleave.
+int EditLineReader::read_char(editline* el, wchar_t* out) {
+  void* data = nullptr;
+  el_get(el, EL_CLIENTDATA, &data);
+  const auto* self = static_cast<const EditLineReader*>(data);
+  char bytes[MB_LEN_MAX];
+  size_t count = 0;
+  while (true) {
+    if (self->interrupt_ != nullptr && *self->interrupt_ != 0) {
+      *out = L'\0';
+      errno = EINTR;
+      return -1;
+    }
+    pollfd ready{self->in_fd_, POLLIN, 0};
+    const int polled = poll(&ready, 1, 100);
+    if (polled < 0 && errno != EINTR) return -1;
+    if (polled <= 0) continue;
+    const ssize_t got = ::read(self->in_fd_, bytes + count, 1);
+    if (got == 0) {
+      *out = L'\0';
+      return 0;  // end of input
+    }
+    if (got < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      return -1;
+    }
+    ++count;
+    std::mbstate_t state{};  // the whole sequence so far, decoded afresh each time
+    const size_t used = std::mbrtowc(out, bytes, count, &state);
+    if (used == static_cast<size_t>(-2) && count < sizeof bytes) continue;  // more bytes to come
+    if (used == static_cast<size_t>(-1) || used == static_cast<size_t>(-2)) {
+      count = 0;  // not a character in this locale: dropped, as libedit's own reader does
+      continue;
+    }
+    return 1;
+  }
 }
 
 ReadLine EditLineReader::read(std::string_view prompt) {

@@ -3,6 +3,7 @@
 // scripts and pipes read with StreamLineReader.
 #pragma once
 
+#include <csignal>
 #include <cstdio>
 #include <string>
 
@@ -15,8 +16,11 @@ namespace shapevm::harness {
 
 class EditLineReader : public LineReader {
  public:
-  // `in` must be a terminal. Throws std::runtime_error when libedit cannot take it.
-  EditLineReader(const char* program, std::FILE* in, std::FILE* out, std::FILE* err);
+  // `in` must be a terminal. Throws std::runtime_error when libedit cannot take it. When
+  // `interrupt` is given (sigint_flag.h), a raised flag ends the read as kInterrupted even when
+  // the SIGINT arrived just before the read blocked.
+  EditLineReader(const char* program, std::FILE* in, std::FILE* out, std::FILE* err,
+                 const volatile std::sig_atomic_t* interrupt = nullptr);
   ~EditLineReader() override;
   EditLineReader(const EditLineReader&) = delete;
   EditLineReader& operator=(const EditLineReader&) = delete;
@@ -28,10 +32,14 @@ class EditLineReader : public LineReader {
 
  private:
   static char* prompt_of(editline* el);
+  // libedit's character source: the terminal's bytes, or an interruption once the flag is raised.
+  static int read_char(editline* el, wchar_t* out);
 
   editline* el_ = nullptr;
   history* history_ = nullptr;
   std::string prompt_;
+  int in_fd_ = -1;
+  const volatile std::sig_atomic_t* interrupt_ = nullptr;
 };
 
 }  // namespace shapevm::harness

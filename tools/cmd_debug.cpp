@@ -57,7 +57,8 @@ void register_debug_command(CLI::App& app, CommandContext& ctx) {
       repl.start();
       std::unique_ptr<harness::LineReader> reader;
       try {
-        reader = std::make_unique<harness::EditLineReader>("shapevm", stdin, stdout, stderr);
+        reader = std::make_unique<harness::EditLineReader>("shapevm", stdin, stdout, stderr,
+                                                           sigint.flag());
       } catch (const std::runtime_error& e) {
         std::cerr << "note: no line editing (" << e.what() << ")\n";
         reader = std::make_unique<harness::StreamLineReader>(std::cin, std::cout, true);
