@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "raster/png_io.h"
+#include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
@@ -18,13 +19,6 @@ const std::string kBuilding = kExamples + "/building/3DOBJS.BIN";
 const std::string kTower = kExamples + "/tower/3DOBJS.BIN";
 const std::string kCrate = kExamples + "/crate/3DOBJS.BIN";
 
-std::vector<nlohmann::json> lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
 }  // namespace
 
 TEST_CASE("cli apache info: archive summary, record by #N and by name, every header field") {
@@ -64,7 +58,7 @@ TEST_CASE("cli apache disasm: labels, decoded packets, and the listing assembles
 TEST_CASE("cli apache trace: engine apache, ops, mask branches, faces and a clean end") {
   auto r = run_cli("trace " + shell_quote(kVehicle + ":tank") + " --set anim=0x23 --set slot1=2");
   REQUIRE(r.exit_code == 0);
-  auto ev = lines(r.out);
+  auto ev = json_lines(r.out);
   REQUIRE(ev.size() > 10);
   CHECK(ev.front()["ev"] == "start");
   CHECK(ev.front()["eng"] == "apache");
@@ -141,7 +135,7 @@ TEST_CASE("cli apache: malformed archives and bad members exit 2 with a precise 
   shapevm::write_file_atomic(bad, bytes);
   auto stop = run_cli("trace " + shell_quote(bad.string() + ":#0") + " --set shadows=0");
   CHECK(stop.exit_code == 2);
-  auto ev = lines(stop.out);
+  auto ev = json_lines(stop.out);
   REQUIRE_FALSE(ev.empty());
   CHECK(ev.back()["clean"] == false);
   CHECK(ev.back()["reason"].get<std::string>().find("expected a drawing opcode 0..7, found 9") !=

@@ -11,21 +11,13 @@
 #include "interp/bi2/generator.h"
 #include "interp/bi2/lib_archive.h"
 #include "raster/png_io.h"
+#include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
 
 const std::string kUnits = SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/units.LIB";
 const std::string kScenery = SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/scenery.LIB";
-
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
 
 }  // namespace
 

@@ -12,20 +12,13 @@
 #include "interp/shp/hog.h"
 #include "interp/shp/refpack.h"
 #include "tests/shp/shp_fixture.h"
+#include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 using shapevm::testing::shp_image;
 using shapevm::testing::triangle_model;
 
 namespace {
-
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
 
 std::string write_bytes(const ScratchDir& dir, const std::string& name,
                         const std::vector<uint8_t>& bytes) {

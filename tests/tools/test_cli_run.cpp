@@ -9,25 +9,19 @@
 #include <sstream>
 
 #include "raster/png_io.h"
+#include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
 const std::string kTank = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/tank.SH";
 
-std::vector<nlohmann::json> lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
 }  // namespace
 
 TEST_CASE("cli trace: JSON Lines with start, op, branch, call, face and end events") {
   auto r = run_cli("trace " + shell_quote(kJet) + " --frame 5 --lod 0");
   REQUIRE(r.exit_code == 0);
-  auto ev = lines(r.out);
+  auto ev = json_lines(r.out);
   REQUIRE(ev.size() > 20);
   CHECK(ev.front()["ev"] == "start");
   CHECK(ev.front()["schema"] == 1);
@@ -137,7 +131,7 @@ TEST_CASE("FA-24: cli export --merged writes every articulation variant of the j
 TEST_CASE("cli trace: a run that exhausts its budget exits 2 and says why") {
   auto r = run_cli("trace " + shell_quote(kJet) + " --no-ops --max-steps 5");
   CHECK(r.exit_code == 2);
-  auto ev = lines(r.out);
+  auto ev = json_lines(r.out);
   REQUIRE(!ev.empty());
   CHECK(ev.back()["reason"] == "budget: steps");
   CHECK(ev.back()["ops"] == 5);

@@ -14,6 +14,7 @@
 #include "core/text_bytes.h"
 #include "interp/common/json_text.h"
 #include "tests/fa/lib_builder.h"
+#include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
@@ -41,15 +42,6 @@ nlohmann::json parse_json(const CliResult& r) {
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return nlohmann::json::parse(r.out);  // throws (fails the test) on anything but valid UTF-8 JSON
-}
-
-std::vector<nlohmann::json> parse_lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
 }
 
 // An FA shape whose import, SourceName and TextureFile each hold the byte 0x98 (the import is
@@ -134,7 +126,7 @@ TEST_CASE(
   INFO(trace.err);
   REQUIRE(trace.exit_code == 0);
   CHECK(trace.out.find("\\u0098") != std::string::npos);  // escaped: the trace is ASCII
-  const auto events = parse_lines(trace.out);
+  const auto events = json_lines(trace.out);
   REQUIRE(!events.empty());
   CHECK(events.front()["state"]["imports"]["_PL" + kU98 + "gear"] == 1);
   bool face = false;
