@@ -1,5 +1,6 @@
 #include "harness/trace_writer.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/text_bytes.h"
@@ -162,9 +163,12 @@ void TraceWriter::on_diagnostic(const DiagnosticEvent& e) {
 }
 
 void TraceWriter::on_end(const EndEvent& e) {
+  // The face that went past --max-faces reached the engine's count but was refused, not traced:
+  // the end line counts the face lines above it.
+  const uint64_t faces = std::min(e.faces, limits_.faces);
   fmt::format_to(std::back_inserter(buf_),
                  R"({{"ev":"end","eng":"{}","off":{},"reason":{},"clean":{},"ops":{},"faces":{}}})",
-                 e.engine, e.offset, json_quote_text(e.reason), e.clean, e.ops, e.faces);
+                 e.engine, e.offset, json_quote_text(e.reason), e.clean, e.ops, faces);
   line();
   flush();
 }

@@ -703,7 +703,7 @@ struct Interpreter::Impl {
     end.reason = result.reason;
     end.clean = result.clean;
     end.ops = result.ops;
-    end.faces = result.faces;
+    end.faces = result.faces + result.shadow_faces;  // every face event the run emitted
     out.on_end(end);
     return result;
   }
