@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "core/input_error.h"
+#include "interp/common/budget_option.h"
 #include "tools/command.h"
 
 namespace shapevm::tools {
@@ -22,8 +23,10 @@ namespace shapevm::tools {
 void report_outcome(const std::string& source, const RunOutcome& outcome, CommandContext& ctx) {
   if (outcome.clean) return;
   std::fflush(stdout);
-  fmt::print(stderr, "shapevm: error: {}: the run stopped at offset 0x{:x}: {}\n", source,
-             outcome.end_offset, outcome.reason);
+  const std::string_view option = budget_option(outcome.reason);
+  fmt::print(stderr, "shapevm: error: {}: the run stopped at offset 0x{:x}: {}{}{}{}\n", source,
+             outcome.end_offset, outcome.reason, option.empty() ? "" : " (", option,
+             option.empty() ? "" : " raises it)");
   ctx.exit_code = kExitBadInput;
 }
 

@@ -26,8 +26,8 @@ struct CommandContext {
 // tests call it in-process too.
 int run_shapevm(int argc, const char* const* argv);
 
-// Prints "shapevm: error: SOURCE: the run stopped at offset 0x..: REASON" and sets exit code 2
-// when `outcome` is not clean.
+// Prints "shapevm: error: SOURCE: the run stopped at offset 0x..: REASON" (naming the option that
+// raises the budget when REASON is one) and sets exit code 2 when `outcome` is not clean.
 void report_outcome(const std::string& source, const RunOutcome& outcome, CommandContext& ctx);
 
 void register_lib_command(CLI::App& app, CommandContext& ctx);       // cmd_lib.cpp

@@ -7,6 +7,7 @@
 
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/pause.h"
+#include "interp/common/budget_option.h"
 #include "interp/common/camera_fit.h"
 
 namespace shapevm::bi2 {
@@ -64,9 +65,8 @@ bool work_budget_exhausted(EventSink& sink, uint32_t offset, RunOutcome& out) {
   out.clean = false;
   out.reason = std::string(reason);
   out.end_offset = offset;
-  sink.on_diagnostic(
-      {kEngine, offset, DiagnosticLevel::kError,
-       fmt::format("{} (work budget: --max-faces, --max-pixels, --max-trace-bytes)", reason)});
+  sink.on_diagnostic({kEngine, offset, DiagnosticLevel::kError,
+                      fmt::format("{} ({} raises it)", reason, budget_option(reason))});
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/byte_reader.h"
+#include "interp/common/budget_option.h"
 #include "interp/fa/assumptions.h"
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/engine_globals.h"
@@ -196,9 +197,7 @@ struct Interpreter::Machine {
     if (reason.empty()) [[likely]]
       return true;
     sink.on_diagnostic({kEngine, off, DiagnosticLevel::kError,
-                        fmt::format("{} (work budget: --max-faces, --max-pixels, "
-                                    "--max-trace-bytes)",
-                                    reason)});
+                        fmt::format("{} ({} raises it)", reason, budget_option(reason))});
     return stop(off, std::string(reason), StopReason::kWorkBudget, false);
   }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
@@ -50,15 +51,6 @@ std::string write_text(const ScratchDir& dir, const std::string& name, const cha
   return shell_quote(path);
 }
 
-std::vector<nlohmann::json> events(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
-
 size_t count_of(const std::vector<nlohmann::json>& evs, const std::string& kind) {
   size_t n = 0;
   for (const auto& e : evs) n += e["ev"] == kind;
@@ -74,7 +66,7 @@ TEST_CASE("work budgets: an FA Face, Face, Jump loop stops on faces, pixels and 
   SUBCASE("faces: exactly --max-faces faces, then the stop") {
     auto r = run_cli("trace " + loop + " --no-ops --max-faces 10");
     CHECK(r.exit_code == 2);
-    const auto evs = events(r.out);
+    const auto evs = json_lines(r.out);
     REQUIRE(!evs.empty());
     CHECK(count_of(evs, "face") == 10);
     CHECK(evs.back()["ev"] == "end");
@@ -99,7 +91,7 @@ TEST_CASE("work budgets: an FA Face, Face, Jump loop stops on faces, pixels and 
     std::ifstream in(out);
     std::stringstream text;
     text << in.rdbuf();
-    const auto evs = events(text.str());
+    const auto evs = json_lines(text.str());
     CHECK(evs.back()["reason"] == "budget: trace bytes");
   }
   SUBCASE("export: the mesh collector counts faces too") {
@@ -120,10 +112,11 @@ TEST_CASE("work budgets: an Apache branch whose continuation draws again stops o
   const auto loop = write_text(dir, "loop.apa", kApacheLoop);
   auto r = run_cli("trace " + loop + ":#0 --no-ops --max-faces 7");
   CHECK(r.exit_code == 2);
-  const auto evs = events(r.out);
+  const auto evs = json_lines(r.out);
   REQUIRE(!evs.empty());
   CHECK(count_of(evs, "face") == 7);
   CHECK(evs.back()["reason"] == "budget: faces");
+  CHECK(evs.back()["faces"] == 7);
   auto rendered = run_cli("render " + loop + ":#0 -o " + shell_quote((dir / "a.png").string()));
   CHECK(rendered.exit_code == 2);
   CHECK(rendered.err.find("budget: pixels") != std::string::npos);
@@ -136,12 +129,40 @@ TEST_CASE("work budgets: Starlancer and Battle Isle 2 draws stop on a face budge
     CAPTURE(spec);
     auto whole = run_cli("trace " + shell_quote(spec) + " --no-ops");
     REQUIRE(whole.exit_code == 0);
-    REQUIRE(count_of(events(whole.out), "face") > 2);
+    REQUIRE(count_of(json_lines(whole.out), "face") > 2);
     auto r = run_cli("trace " + shell_quote(spec) + " --no-ops --max-faces 2");
     CHECK(r.exit_code == 2);
-    const auto evs = events(r.out);
+    const auto evs = json_lines(r.out);
     REQUIRE(!evs.empty());
     CHECK(count_of(evs, "face") == 2);
     CHECK(evs.back()["reason"] == "budget: faces");
+    CHECK(evs.back()["faces"] == 2);
+    // The error names the option that raises the budget, as for every budget of every engine.
+    CHECK(r.err.find("budget: faces (--max-faces raises it)") != std::string::npos);
+    auto steps = run_cli("trace " + shell_quote(spec) + " --no-ops --max-steps 1");
+    CHECK(steps.exit_code == 2);
+    CHECK(steps.err.find("budget: steps (--max-steps raises it)") != std::string::npos);
   }
+}
+
+TEST_CASE("work budgets: every engine's end event counts the face events it ended, shadows too") {
+  for (const std::string spec : {SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH",
+                                 SHAPEVM_EXAMPLES_BUILD_DIR "/apache/vehicle/3DOBJS.BIN:#0",
+                                 SHAPEVM_EXAMPLES_BUILD_DIR "/shp/fighter.SHP",
+                                 SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/units.LIB:TANK001"}) {
+    CAPTURE(spec);
+    auto r = run_cli("trace " + shell_quote(spec) + " --no-ops");
+    REQUIRE(r.exit_code == 0);
+    const auto evs = json_lines(r.out);
+    REQUIRE(!evs.empty());
+    CHECK(count_of(evs, "face") > 0);
+    CHECK(evs.back()["faces"] == count_of(evs, "face"));
+  }
+  // The Apache vehicle casts a shadow: its shadow-pass faces are face events like the others.
+  auto r =
+      run_cli("trace " + shell_quote(SHAPEVM_EXAMPLES_BUILD_DIR "/apache/vehicle/3DOBJS.BIN:#0") +
+              " --no-ops");
+  size_t shadows = 0;
+  for (const auto& e : json_lines(r.out)) shadows += e["ev"] == "face" && e["shadow"] == true;
+  CHECK(shadows > 0);
 }
