@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string_view>
 
 #include "core/file_io.h"
+#include "harness/dap_server.h"
 #include "harness/program_frame.h"
 #include "harness/trace_writer.h"
 #include "interp/common/registry.h"
@@ -226,6 +229,52 @@ void add_harness_inputs(Seeds& seeds, const std::filesystem::path& source_dir) {
             read_file(source_dir / "tests/golden/manifest.json"));
 }
 
+// DAP sessions as an editor sends them: a full one (breakpoints, stepping both ways, stack,
+// scopes, variables, evaluate, disassembly, restart) and one that stops on entry and steps.
+void add_dap_sessions(Seeds& seeds) {
+  const auto request = [](int seq, const char* command, nlohmann::json arguments) {
+    return nlohmann::json{
+        {"seq", seq}, {"type", "request"}, {"command", command}, {"arguments", arguments}};
+  };
+  const auto framed = [](const std::vector<nlohmann::json>& requests) {
+    std::ostringstream out;
+    for (const auto& r : requests) harness::write_dap_message(out, r);
+    return bytes_of(out.str());
+  };
+  using nlohmann::json;
+  const json source = {{"sourceReference", 1}};
+  seeds.add("dap", "full.dap",
+            framed({request(1, "initialize", {{"adapterID", "shapevm"}}),
+                    request(2, "launch", {{"program", "any.SH"}, {"stopOnEntry", false}}),
+                    request(3, "setBreakpoints",
+                            {{"source", source}, {"breakpoints", {{{"line", 11}}, {{"line", 14}}}}}),
+                    request(4, "setFunctionBreakpoints", {{"breakpoints", {{{"name", "Face"}}}}}),
+                    request(5, "configurationDone", json::object()),
+                    request(6, "threads", json::object()),
+                    request(7, "stackTrace", {{"threadId", 1}}),
+                    request(8, "scopes", {{"frameId", 0}}),
+                    request(9, "variables", {{"variablesReference", 1}}),
+                    request(10, "evaluate", {{"expression", "steps"}}),
+                    request(11, "continue", {{"threadId", 1}}),
+                    request(12, "stepBack", {{"threadId", 1}}),
+                    request(13, "reverseContinue", {{"threadId", 1}}),
+                    request(14, "disassemble", {{"memoryReference", "0x0"}, {"instructionCount", 8}}),
+                    request(15, "source", {{"sourceReference", 1}}),
+                    request(16, "restart", json::object()),
+                    request(17, "continue", {{"threadId", 1}}),
+                    request(18, "disconnect", json::object())}));
+  seeds.add("dap", "steps.dap",
+            framed({request(1, "initialize", json::object()),
+                    request(2, "launch", {{"program", "any.SH"}}),
+                    request(3, "stepIn", {{"threadId", 1}}),
+                    request(4, "stepIn", {{"threadId", 1}, {"granularity", "instruction"}}),
+                    request(5, "next", {{"threadId", 1}}),
+                    request(6, "stepOut", {{"threadId", 1}}),
+                    request(7, "variables", {{"variablesReference", 2}}),
+                    request(8, "pause", {{"threadId", 1}}),
+                    request(9, "terminate", json::object())}));
+}
+
 }  // namespace
 
 std::vector<SeedInput> seed_inputs(const std::filesystem::path& source_dir) {
@@ -234,6 +283,7 @@ std::vector<SeedInput> seed_inputs(const std::filesystem::path& source_dir) {
   add_generated(seeds);
   add_fa_containers(seeds);
   add_harness_inputs(seeds, source_dir);
+  add_dap_sessions(seeds);
   return std::move(seeds.out);
 }
 

@@ -47,6 +47,8 @@ constexpr std::array kTargets = {
                rejecting<fuzz_trace_reference>},
     FuzzTarget{"assemblers", "engine selector + assembler text: assembled and opened",
                rejecting<fuzz_assemblers>},
+    FuzzTarget{"dap", "a Debug Adapter Protocol request stream, served against a small FA program",
+               rejecting<fuzz_dap>},
 };
 
 }  // namespace

@@ -20,5 +20,6 @@ bool fuzz_png(std::span<const uint8_t> data);
 bool fuzz_regress_manifest(std::span<const uint8_t> data);
 bool fuzz_trace_reference(std::span<const uint8_t> data);
 bool fuzz_assemblers(std::span<const uint8_t> data);
+bool fuzz_dap(std::span<const uint8_t> data);
 
 }  // namespace shapevm::fuzzing

@@ -278,6 +278,8 @@ void DapServer::handle(const json& request) {
       s->debugger = std::make_unique<Debugger>(*s->engine);
       stop_on_entry_ = args.value("stopOnEntry", true);
       if (args.contains("listingPath")) {
+        if (!listing_files_)
+          throw std::invalid_argument("launch: \"listingPath\": this server writes no files");
         s->listing_path = args["listingPath"].get<std::string>();
         std::string text;
         for (const auto& line : s->engine->listing()) text += line.text + "\n";

@@ -30,6 +30,9 @@ class DapServer {
  public:
   DapServer(EngineFactory factory, std::istream& in, std::ostream& out);
   ~DapServer();
+  // Refuses launch requests that ask for the listing to be written to a file ("listingPath"),
+  // for a server whose client may not write files (the fuzz target).
+  void forbid_listing_files() { listing_files_ = false; }
   // Serves until `disconnect` or the end of input. Returns the number of requests answered with
   // an error (a protocol error on the stream itself throws).
   int serve();
@@ -55,6 +58,7 @@ class DapServer {
   bool done_ = false;
   bool responded_ = false;  // whether the request being handled has had its response
   bool stop_on_entry_ = true;
+  bool listing_files_ = true;
   std::unique_ptr<Session> session_;
 };
 
