@@ -7,8 +7,10 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "core/file_io.h"
+#include "harness/dap_server.h"
 #include "fuzz/replay.h"
 #include "fuzz/seed_corpus.h"
 #include "fuzz/targets.h"
@@ -52,4 +54,20 @@ TEST_CASE("fuzz corpora and findings: every input ends in acceptance or InputErr
     CAPTURE(target.name);
     CHECK(report.inputs[std::string(target.name)] > 0);  // every target has a committed corpus
   }
+}
+
+TEST_CASE("fuzz dap target: a launch that asks for a listing file is refused and writes nothing") {
+  const auto path = std::filesystem::temp_directory_path() / "shapevm-fuzz-dap-listing.txt";
+  std::filesystem::remove(path);
+  const nlohmann::json launch = {{"seq", 1},
+                                 {"type", "request"},
+                                 {"command", "launch"},
+                                 {"arguments", {{"program", "x.SH"}, {"listingPath", path}}}};
+  std::ostringstream framed;
+  harness::write_dap_message(framed, launch);
+  const std::string text = framed.str();
+  const FuzzTarget* dap = find_fuzz_target("dap");
+  REQUIRE(dap != nullptr);
+  CHECK(dap->run({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+  CHECK_FALSE(std::filesystem::exists(path));
 }
