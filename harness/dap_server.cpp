@@ -90,7 +90,8 @@ std::optional<json> read_dap_message(std::istream& in) {
     if (colon == std::string::npos)
       throw std::invalid_argument(fmt::format("DAP header without ':': \"{}\"", line));
     if (line.substr(0, colon) == "Content-Length") {
-      auto v = parse_integer(line.substr(line.find_first_not_of(' ', colon + 1)));
+      const size_t digits = line.find_first_not_of(' ', colon + 1);
+      auto v = parse_integer(digits == std::string::npos ? std::string() : line.substr(digits));
       if (!v || *v <= 0 || static_cast<size_t>(*v) > kMaxMessage)
         throw std::invalid_argument(fmt::format("DAP Content-Length \"{}\" is not valid", line));
       length = static_cast<size_t>(*v);

@@ -84,6 +84,11 @@ TEST_CASE("dap: framing round-trips and rejects malformed headers") {
   CHECK_THROWS_AS(shapevm::harness::read_dap_message(bad), std::invalid_argument);
   std::istringstream short_body("Content-Length: 10\r\n\r\n{}");
   CHECK_THROWS_AS(shapevm::harness::read_dap_message(short_body), std::invalid_argument);
+  // A Content-Length with no value (found by the dap fuzz target: it escaped as out_of_range).
+  for (const char* empty : {"Content-Length:\r\n\r\n{}", "Content-Length:   \r\n\r\n{}"}) {
+    std::istringstream no_value(empty);
+    CHECK_THROWS_AS(shapevm::harness::read_dap_message(no_value), std::invalid_argument);
+  }
 }
 
 TEST_CASE("dap: breakpoints on listing lines then next stepBack stepIn stepOut and x86 stepping") {
