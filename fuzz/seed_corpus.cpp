@@ -243,36 +243,32 @@ void add_dap_sessions(Seeds& seeds) {
   };
   using nlohmann::json;
   const json source = {{"sourceReference", 1}};
-  seeds.add("dap", "full.dap",
-            framed({request(1, "initialize", {{"adapterID", "shapevm"}}),
-                    request(2, "launch", {{"program", "any.SH"}, {"stopOnEntry", false}}),
-                    request(3, "setBreakpoints",
-                            {{"source", source}, {"breakpoints", {{{"line", 11}}, {{"line", 14}}}}}),
-                    request(4, "setFunctionBreakpoints", {{"breakpoints", {{{"name", "Face"}}}}}),
-                    request(5, "configurationDone", json::object()),
-                    request(6, "threads", json::object()),
-                    request(7, "stackTrace", {{"threadId", 1}}),
-                    request(8, "scopes", {{"frameId", 0}}),
-                    request(9, "variables", {{"variablesReference", 1}}),
-                    request(10, "evaluate", {{"expression", "steps"}}),
-                    request(11, "continue", {{"threadId", 1}}),
-                    request(12, "stepBack", {{"threadId", 1}}),
-                    request(13, "reverseContinue", {{"threadId", 1}}),
-                    request(14, "disassemble", {{"memoryReference", "0x0"}, {"instructionCount", 8}}),
-                    request(15, "source", {{"sourceReference", 1}}),
-                    request(16, "restart", json::object()),
-                    request(17, "continue", {{"threadId", 1}}),
-                    request(18, "disconnect", json::object())}));
-  seeds.add("dap", "steps.dap",
-            framed({request(1, "initialize", json::object()),
-                    request(2, "launch", {{"program", "any.SH"}}),
-                    request(3, "stepIn", {{"threadId", 1}}),
-                    request(4, "stepIn", {{"threadId", 1}, {"granularity", "instruction"}}),
-                    request(5, "next", {{"threadId", 1}}),
-                    request(6, "stepOut", {{"threadId", 1}}),
-                    request(7, "variables", {{"variablesReference", 2}}),
-                    request(8, "pause", {{"threadId", 1}}),
-                    request(9, "terminate", json::object())}));
+  seeds.add(
+      "dap", "full.dap",
+      framed(
+          {request(1, "initialize", {{"adapterID", "shapevm"}}),
+           request(2, "launch", {{"program", "any.SH"}, {"stopOnEntry", false}}),
+           request(3, "setBreakpoints",
+                   {{"source", source}, {"breakpoints", {{{"line", 11}}, {{"line", 14}}}}}),
+           request(4, "setFunctionBreakpoints", {{"breakpoints", {{{"name", "Face"}}}}}),
+           request(5, "configurationDone", json::object()), request(6, "threads", json::object()),
+           request(7, "stackTrace", {{"threadId", 1}}), request(8, "scopes", {{"frameId", 0}}),
+           request(9, "variables", {{"variablesReference", 1}}),
+           request(10, "evaluate", {{"expression", "steps"}}),
+           request(11, "continue", {{"threadId", 1}}), request(12, "stepBack", {{"threadId", 1}}),
+           request(13, "reverseContinue", {{"threadId", 1}}),
+           request(14, "disassemble", {{"memoryReference", "0x0"}, {"instructionCount", 8}}),
+           request(15, "source", {{"sourceReference", 1}}), request(16, "restart", json::object()),
+           request(17, "continue", {{"threadId", 1}}), request(18, "disconnect", json::object())}));
+  seeds.add(
+      "dap", "steps.dap",
+      framed({request(1, "initialize", json::object()),
+              request(2, "launch", {{"program", "any.SH"}}),
+              request(3, "stepIn", {{"threadId", 1}}),
+              request(4, "stepIn", {{"threadId", 1}, {"granularity", "instruction"}}),
+              request(5, "next", {{"threadId", 1}}), request(6, "stepOut", {{"threadId", 1}}),
+              request(7, "variables", {{"variablesReference", 2}}),
+              request(8, "pause", {{"threadId", 1}}), request(9, "terminate", json::object())}));
 }
 
 }  // namespace

@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "core/file_io.h"
-#include "harness/dap_server.h"
 #include "fuzz/replay.h"
 #include "fuzz/seed_corpus.h"
 #include "fuzz/targets.h"
+#include "harness/dap_server.h"
 
 using namespace shapevm;
 using namespace shapevm::fuzzing;
