@@ -12,35 +12,32 @@
 
 namespace shapevm {
 
-// `j` with every string and every object key valid UTF-8 (utf8_or_latin1).
-template <class Json>
-Json utf8_json(const Json& j) {
-  if (j.is_string()) return utf8_or_latin1(j.template get_ref<const std::string&>());
+// `j` with `text` applied to every string and every object key.
+template <class Json, class Text>
+Json map_json_text(const Json& j, const Text& text) {
+  if (j.is_string()) return text(j.template get_ref<const std::string&>());
   if (j.is_array()) {
     Json out = Json::array();
-    for (const auto& v : j) out.push_back(utf8_json(v));
+    for (const auto& v : j) out.push_back(map_json_text(v, text));
     return out;
   }
   if (!j.is_object()) return j;
   Json out = Json::object();
-  for (const auto& [key, v] : j.items()) out[utf8_or_latin1(key)] = utf8_json(v);
+  for (const auto& [key, v] : j.items()) out[text(key)] = map_json_text(v, text);
   return out;
+}
+
+// `j` with every string and every object key valid UTF-8 (utf8_or_latin1).
+template <class Json>
+Json utf8_json(const Json& j) {
+  return map_json_text(j, [](const std::string& s) { return utf8_or_latin1(s); });
 }
 
 // `j` with every string and every object key read as Latin-1 bytes (latin1_to_utf8): for JSON
 // whose text is ASCII but for names read from a file (an FA listing line's operands).
 template <class Json>
 Json latin1_json(const Json& j) {
-  if (j.is_string()) return latin1_to_utf8(j.template get_ref<const std::string&>());
-  if (j.is_array()) {
-    Json out = Json::array();
-    for (const auto& v : j) out.push_back(latin1_json(v));
-    return out;
-  }
-  if (!j.is_object()) return j;
-  Json out = Json::object();
-  for (const auto& [key, v] : j.items()) out[latin1_to_utf8(key)] = latin1_json(v);
-  return out;
+  return map_json_text(j, [](const std::string& s) { return latin1_to_utf8(s); });
 }
 
 // j.dump(indent), never failing on a byte that is not UTF-8 (see above). The common case (all
