@@ -8,11 +8,15 @@
 #include <stdexcept>
 
 #include "core/input_error.h"
+#include "harness/sdl_library.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {
 
 namespace {
+
+// Every SDL call goes through the table loaded when the viewer first needs SDL (sdl_library.h).
+const SdlLibrary& sdl() { return sdl_library(); }
 
 // Keys that may auto-repeat while held; toggles, saves and quit act once per press.
 bool repeats(ViewerAction a) {
@@ -34,13 +38,13 @@ bool repeats(ViewerAction a) {
 
 [[noreturn]] void sdl_failure(const char* what) {
   // The window system refused (no display, no driver): the environment, not a bug (exit 2).
-  throw InputError("view", fmt::format("SDL: {}: {}", what, SDL_GetError()));
+  throw InputError("view", fmt::format("SDL: {}: {}", what, sdl().SDL_GetError()));
 }
 
 struct SdlDeleter {
-  void operator()(SDL_Window* w) const { SDL_DestroyWindow(w); }
-  void operator()(SDL_Renderer* r) const { SDL_DestroyRenderer(r); }
-  void operator()(SDL_Texture* t) const { SDL_DestroyTexture(t); }
+  void operator()(SDL_Window* w) const { sdl().SDL_DestroyWindow(w); }
+  void operator()(SDL_Renderer* r) const { sdl().SDL_DestroyRenderer(r); }
+  void operator()(SDL_Texture* t) const { sdl().SDL_DestroyTexture(t); }
 };
 
 void write_sdl_log(void*, int, SDL_LogPriority priority, const char* message) {
@@ -54,9 +58,9 @@ void write_sdl_log(void*, int, SDL_LogPriority priority, const char* message) {
 struct SdlVideo {
   SdlVideo() {
     install_sdl_log_output();
-    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) sdl_failure("cannot initialise video");
+    if (sdl().SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) sdl_failure("cannot initialise video");
   }
-  ~SdlVideo() { SDL_QuitSubSystem(SDL_INIT_VIDEO); }
+  ~SdlVideo() { sdl().SDL_QuitSubSystem(SDL_INIT_VIDEO); }
   SdlVideo(const SdlVideo&) = delete;
   SdlVideo& operator=(const SdlVideo&) = delete;
 };
@@ -65,7 +69,7 @@ void upload(SDL_Texture* texture, const raster::Framebuffer& frame,
             const raster::Palette& palette) {
   void* pixels = nullptr;
   int pitch = 0;
-  if (SDL_LockTexture(texture, nullptr, &pixels, &pitch) != 0) sdl_failure("cannot lock texture");
+  if (sdl().SDL_LockTexture(texture, nullptr, &pixels, &pitch) != 0) sdl_failure("cannot lock texture");
   uint32_t argb[256];
   for (int i = 0; i < 256; ++i) {
     const auto& c = palette.colors[i];
@@ -76,15 +80,15 @@ void upload(SDL_Texture* texture, const raster::Framebuffer& frame,
     const uint8_t* in = frame.row(y);
     for (int x = 0; x < frame.width(); ++x) out[x] = argb[in[x]];
   }
-  SDL_UnlockTexture(texture);
+  sdl().SDL_UnlockTexture(texture);
 }
 
 void save_screenshot(SDL_Renderer* renderer, const raster::Palette& palette,
                      const std::filesystem::path& path) {
   int w = 0, h = 0;
-  if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0) sdl_failure("no renderer output size");
+  if (sdl().SDL_GetRendererOutputSize(renderer, &w, &h) != 0) sdl_failure("no renderer output size");
   std::vector<uint8_t> rgb(static_cast<size_t>(w) * h * 3);
-  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGB24, rgb.data(), w * 3) != 0)
+  if (sdl().SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGB24, rgb.data(), w * 3) != 0)
     sdl_failure("cannot read the window's pixels");
   raster::write_indexed_png(path, indexed_from_rgb(rgb, w, h, palette, path.string()), palette);
 }
@@ -132,7 +136,7 @@ std::string sdl_log_line(SDL_LogPriority priority, const char* message) {
 }
 
 void install_sdl_log_output() {
-  SDL_LogSetOutputFunction(write_sdl_log, nullptr);
+  sdl().SDL_LogSetOutputFunction(write_sdl_log, nullptr);
 }
 
 ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,
@@ -141,7 +145,7 @@ ViewerOutcome handle_sdl_event(ViewerSession& session, SdlInputState& input,
     case SDL_QUIT:
       return ViewerOutcome::kQuit;
     case SDL_KEYDOWN: {
-      const KeyBinding* b = binding_for_key(SDL_GetKeyName(event.key.keysym.sym));
+      const KeyBinding* b = binding_for_key(sdl().SDL_GetKeyName(event.key.keysym.sym));
       if (!b || (event.key.repeat && !repeats(b->action))) return ViewerOutcome::kNone;
       return session.apply(b->action);
     }
@@ -171,7 +175,7 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   SdlVideo video;
   // Without a display SDL falls back to a driver that draws nowhere; an interactive viewer there
   // would run invisibly forever, so only a screenshot may use it.
-  const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+  const std::string driver = sdl().SDL_GetCurrentVideoDriver() ? sdl().SDL_GetCurrentVideoDriver() : "";
   if ((driver == "offscreen" || driver == "dummy") && !options.screenshot)
     throw InputError("view", fmt::format("no display to open a window on (SDL video driver '{}'); "
                                          "use --headless or --screenshot",
@@ -181,19 +185,19 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   const int height = first.height();
   const int scale = std::max(1, options.scale);
   // Nearest neighbour: the frame's pixels stay sharp squares.
-  SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
+  sdl().SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
   std::unique_ptr<SDL_Window, SdlDeleter> window(
-      SDL_CreateWindow(session.title().c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+      sdl().SDL_CreateWindow(session.title().c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                        width * scale, height * scale, SDL_WINDOW_SHOWN | SDL_WINDOW_RESIZABLE));
   if (!window) sdl_failure("cannot open a window");
   std::unique_ptr<SDL_Renderer, SdlDeleter> renderer(
-      SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_PRESENTVSYNC));
-  if (!renderer) renderer.reset(SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_SOFTWARE));
+      sdl().SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_PRESENTVSYNC));
+  if (!renderer) renderer.reset(sdl().SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_SOFTWARE));
   if (!renderer) sdl_failure("cannot create a renderer");
-  if (SDL_RenderSetLogicalSize(renderer.get(), width, height) != 0 ||
-      SDL_RenderSetIntegerScale(renderer.get(), SDL_TRUE) != 0)
+  if (sdl().SDL_RenderSetLogicalSize(renderer.get(), width, height) != 0 ||
+      sdl().SDL_RenderSetIntegerScale(renderer.get(), SDL_TRUE) != 0)
     sdl_failure("cannot set an integer scale");
-  std::unique_ptr<SDL_Texture, SdlDeleter> texture(SDL_CreateTexture(
+  std::unique_ptr<SDL_Texture, SdlDeleter> texture(sdl().SDL_CreateTexture(
       renderer.get(), SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, width, height));
   if (!texture) sdl_failure("cannot create the frame texture");
 
@@ -201,12 +205,12 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   bool redraw = true;
   ViewerState shown;
   bool shown_paused = false;
-  uint64_t last_ticks = SDL_GetTicks64();
+  uint64_t last_ticks = sdl().SDL_GetTicks64();
   const double rate = session.capabilities().frame_rate;
   const uint32_t wait_ms = rate > 0 ? static_cast<uint32_t>(std::max(1.0, 1000.0 / rate / 2)) : 50;
   for (;;) {
     SDL_Event event;
-    while (SDL_PollEvent(&event)) {
+    while (sdl().SDL_PollEvent(&event)) {
       if (event.type == SDL_WINDOWEVENT) redraw = true;  // exposed, resized
       const ViewerOutcome out = handle_sdl_event(session, input, event);
       if (out == ViewerOutcome::kQuit) return;
@@ -222,28 +226,28 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
         std::fflush(stdout);
       }
     }
-    const uint64_t now = SDL_GetTicks64();
+    const uint64_t now = sdl().SDL_GetTicks64();
     session.advance_time((now - last_ticks) * 1000);
     last_ticks = now;
     if (redraw || !(shown == session.state()) || shown_paused != session.paused()) {
       upload(texture.get(), session.frame(), session.palette());
-      SDL_SetWindowTitle(window.get(), session.title().c_str());
-      SDL_SetRenderDrawColor(renderer.get(), 0, 0, 0, 255);
-      SDL_RenderClear(renderer.get());
-      SDL_RenderCopy(renderer.get(), texture.get(), nullptr, nullptr);
+      sdl().SDL_SetWindowTitle(window.get(), session.title().c_str());
+      sdl().SDL_SetRenderDrawColor(renderer.get(), 0, 0, 0, 255);
+      sdl().SDL_RenderClear(renderer.get());
+      sdl().SDL_RenderCopy(renderer.get(), texture.get(), nullptr, nullptr);
       if (options.screenshot) {
         // Read back before presenting: the back buffer holds exactly what is about to be shown.
         save_screenshot(renderer.get(), session.palette(), *options.screenshot);
         fmt::print("shapevm: wrote {}\n", options.screenshot->string());
-        SDL_RenderPresent(renderer.get());
+        sdl().SDL_RenderPresent(renderer.get());
         return;
       }
-      SDL_RenderPresent(renderer.get());
+      sdl().SDL_RenderPresent(renderer.get());
       shown = session.state();
       shown_paused = session.paused();
       redraw = false;
     }
-    SDL_WaitEventTimeout(nullptr, static_cast<int>(wait_ms));
+    sdl().SDL_WaitEventTimeout(nullptr, static_cast<int>(wait_ms));
   }
 }
 

@@ -1,11 +1,17 @@
 #include "x86/disassembler.h"
 
-#include <capstone/capstone.h>
 #include <fmt/format.h>
 
 #include <stdexcept>
 
+#include "x86/capstone_library.h"
+
 namespace shapevm::x86 {
+
+namespace {
+// Every Capstone call goes through the table loaded on first use (capstone_library.h).
+const CapstoneLibrary& capstone() { return capstone_library(); }
+}  // namespace
 
 struct Disassembler::Impl {
   csh handle = 0;
@@ -13,19 +19,19 @@ struct Disassembler::Impl {
 };
 
 Disassembler::Disassembler() : impl_(std::make_unique<Impl>()) {
-  if (cs_open(CS_ARCH_X86, CS_MODE_32, &impl_->handle) != CS_ERR_OK) {
+  if (capstone().cs_open(CS_ARCH_X86, CS_MODE_32, &impl_->handle) != CS_ERR_OK) {
     throw std::runtime_error("cannot open Capstone for 32-bit x86");
   }
-  impl_->scratch = cs_malloc(impl_->handle);
+  impl_->scratch = capstone().cs_malloc(impl_->handle);
   if (impl_->scratch == nullptr) {
-    cs_close(&impl_->handle);
+    capstone().cs_close(&impl_->handle);
     throw std::runtime_error("Capstone could not allocate an instruction");
   }
 }
 
 Disassembler::~Disassembler() {
-  cs_free(impl_->scratch, 1);
-  cs_close(&impl_->handle);
+  capstone().cs_free(impl_->scratch, 1);
+  capstone().cs_close(&impl_->handle);
 }
 
 std::vector<X86Instruction> Disassembler::disassemble(std::span<const uint8_t> bytes,
@@ -39,7 +45,7 @@ std::vector<X86Instruction> Disassembler::disassemble(std::span<const uint8_t> b
     X86Instruction insn;
     insn.address = static_cast<uint32_t>(address + pos);
     insn.offset = static_cast<uint32_t>(pos);
-    if (cs_disasm_iter(impl_->handle, &code, &remaining, &addr, impl_->scratch)) {
+    if (capstone().cs_disasm_iter(impl_->handle, &code, &remaining, &addr, impl_->scratch)) {
       const cs_insn& ci = *impl_->scratch;
       insn.size = static_cast<uint8_t>(ci.size);
       insn.valid = true;

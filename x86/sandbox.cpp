@@ -1,10 +1,11 @@
 #include "x86/sandbox.h"
 
 #include <fmt/format.h>
-#include <unicorn/unicorn.h>
 
 #include <array>
 #include <stdexcept>
+
+#include "x86/unicorn_library.h"
 
 namespace shapevm::x86 {
 
@@ -37,6 +38,9 @@ const char* outcome_name(Outcome::Kind kind) {
 }
 
 namespace {
+
+// Every Unicorn call goes through the table loaded with the first sandbox (unicorn_library.h).
+const UnicornLibrary& unicorn() { return unicorn_library(); }
 
 // The descriptor table on kSystemPage: null, ring-0 flat code (0x08) and data (0x10) used only to
 // climb down to ring 3 once, ring-3 flat code (0x1B) and data (0x23) the guest runs with. The
@@ -110,13 +114,13 @@ struct Sandbox::Impl {
     impl->faulted = true;
     impl->fault_kind = Outcome::Kind::kSystemCall;
     impl->system_call_size = 2;  // 0F 05 / 0F 34
-    uc_emu_stop(uc);
+    unicorn().uc_emu_stop(uc);
   }
 
   // A fixed identity (sandbox.h), whatever the host is; returning 1 skips the real cpuid.
   static int on_cpuid(uc_engine* uc, void*) {
     uint32_t leaf = 0;
-    uc_reg_read(uc, UC_X86_REG_EAX, &leaf);
+    unicorn().uc_reg_read(uc, UC_X86_REG_EAX, &leaf);
     uint32_t a = 0, b = 0, c = 0, d = 0;
     if (leaf == 0) {
       a = kCpuidMaxLeaf;
@@ -127,10 +131,10 @@ struct Sandbox::Impl {
       a = kCpuidSignature;
       d = kCpuidFeaturesEdx;
     }
-    uc_reg_write(uc, UC_X86_REG_EAX, &a);
-    uc_reg_write(uc, UC_X86_REG_EBX, &b);
-    uc_reg_write(uc, UC_X86_REG_ECX, &c);
-    uc_reg_write(uc, UC_X86_REG_EDX, &d);
+    unicorn().uc_reg_write(uc, UC_X86_REG_EAX, &a);
+    unicorn().uc_reg_write(uc, UC_X86_REG_EBX, &b);
+    unicorn().uc_reg_write(uc, UC_X86_REG_ECX, &c);
+    unicorn().uc_reg_write(uc, UC_X86_REG_EDX, &d);
     return 1;
   }
 
@@ -150,14 +154,14 @@ struct Sandbox::Impl {
     impl->faulted = true;
     impl->fault_kind = Outcome::Kind::kInterrupt;
     impl->interrupt = intno;
-    uc_emu_stop(uc);  // never write EIP here (facts: the stop would be lost)
+    unicorn().uc_emu_stop(uc);  // never write EIP here (facts: the stop would be lost)
   }
 
   static uint32_t on_in(uc_engine* uc, uint32_t, int, void* self) {
     auto* impl = static_cast<Impl*>(self);
     impl->faulted = true;
     impl->fault_kind = Outcome::Kind::kPortIo;
-    uc_emu_stop(uc);
+    unicorn().uc_emu_stop(uc);
     return 0;
   }
 
@@ -165,7 +169,7 @@ struct Sandbox::Impl {
     auto* impl = static_cast<Impl*>(self);
     impl->faulted = true;
     impl->fault_kind = Outcome::Kind::kPortIo;
-    uc_emu_stop(uc);
+    unicorn().uc_emu_stop(uc);
   }
 
   static void on_code(uc_engine*, uint64_t address, uint32_t size, void* self) {
@@ -176,7 +180,7 @@ struct Sandbox::Impl {
   static void on_read(uc_engine* uc, uc_mem_type, uint64_t address, int size, int64_t, void* self) {
     auto* impl = static_cast<Impl*>(self);
     uint32_t value = 0;
-    uc_mem_read(uc, address, &value, static_cast<size_t>(std::min(size, 4)));
+    unicorn().uc_mem_read(uc, address, &value, static_cast<size_t>(std::min(size, 4)));
     impl->observers.on_read(static_cast<uint32_t>(address), size, value);
   }
 };
@@ -185,35 +189,35 @@ Sandbox::Sandbox() : Sandbox(Observers{}) {}
 
 Sandbox::Sandbox(Observers observers) : impl_(std::make_unique<Impl>()) {
   impl_->observers = std::move(observers);
-  if (uc_open(UC_ARCH_X86, UC_MODE_32, &impl_->uc) != UC_ERR_OK)
+  if (unicorn().uc_open(UC_ARCH_X86, UC_MODE_32, &impl_->uc) != UC_ERR_OK)
     throw std::runtime_error("cannot open Unicorn x86-32");
   uc_hook h;
   // All hooks before the first run (facts: later hooks miss already-translated code).
-  uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::on_invalid_memory),
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::on_invalid_memory),
               impl_.get(), 1, 0);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Impl::on_interrupt),
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Impl::on_interrupt),
               impl_.get(), 1, 0);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_in), impl_.get(), 1, 0,
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_in), impl_.get(), 1, 0,
               UC_X86_INS_IN);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_out), impl_.get(), 1,
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_out), impl_.get(), 1,
               0, UC_X86_INS_OUT);
   if (impl_->observers.on_instruction) {
-    uc_hook_add(impl_->uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::on_code), impl_.get(),
+    unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::on_code), impl_.get(),
                 impl_->observers.code_begin, impl_->observers.code_end - 1);
   }
   if (impl_->observers.on_read) {
-    uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read),
+    unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read),
                 impl_.get(), impl_->observers.watch_begin, impl_->observers.watch_end - 1);
   }
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
               1, 0, UC_X86_INS_SYSCALL);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
               1, 0, UC_X86_INS_SYSENTER);
-  uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_cpuid), impl_.get(), 1,
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_cpuid), impl_.get(), 1,
               0, UC_X86_INS_CPUID);
   descend_to_ring3();
-  uc_context_alloc(impl_->uc, &impl_->clean);
-  uc_context_save(impl_->uc, impl_->clean);
+  unicorn().uc_context_alloc(impl_->uc, &impl_->clean);
+  unicorn().uc_context_save(impl_->uc, impl_->clean);
 }
 
 // Unicorn starts at ring 0 with segment caches that do not match any descriptor; guest code must
@@ -225,46 +229,46 @@ void Sandbox::descend_to_ring3() {
   uc_engine* uc = impl_->uc;
   auto check = [](uc_err err, const char* what) {
     if (err != UC_ERR_OK)
-      throw std::runtime_error(fmt::format("x86 sandbox setup: {}: {}", what, uc_strerror(err)));
+      throw std::runtime_error(fmt::format("x86 sandbox setup: {}: {}", what, unicorn().uc_strerror(err)));
   };
-  check(uc_mem_map(uc, kSystemPage, kPageSize, UC_PROT_ALL), "map the system page");
-  check(uc_mem_write(uc, kSystemPage, kGdt, sizeof kGdt), "write the descriptor table");
+  check(unicorn().uc_mem_map(uc, kSystemPage, kPageSize, UC_PROT_ALL), "map the system page");
+  check(unicorn().uc_mem_write(uc, kSystemPage, kGdt, sizeof kGdt), "write the descriptor table");
   const std::vector<uint8_t> code = descent_code();
-  check(uc_mem_write(uc, kDescentCode, code.data(), code.size()), "write the descent");
+  check(unicorn().uc_mem_write(uc, kDescentCode, code.data(), code.size()), "write the descent");
   uc_x86_mmr gdtr{0, kSystemPage, sizeof kGdt - 1, 0};
-  check(uc_reg_write(uc, UC_X86_REG_GDTR, &gdtr), "load GDTR");
+  check(unicorn().uc_reg_write(uc, UC_X86_REG_GDTR, &gdtr), "load GDTR");
   uint32_t cr4 = 0;
-  uc_reg_read(uc, UC_X86_REG_CR4, &cr4);
+  unicorn().uc_reg_read(uc, UC_X86_REG_CR4, &cr4);
   cr4 |= 0x4;  // TSD: rdtsc outside ring 0 faults
-  check(uc_reg_write(uc, UC_X86_REG_CR4, &cr4), "set CR4.TSD");
+  check(unicorn().uc_reg_write(uc, UC_X86_REG_CR4, &cr4), "set CR4.TSD");
   uint32_t selector = kRing0Data;
-  check(uc_reg_write(uc, UC_X86_REG_SS, &selector), "load SS");
+  check(unicorn().uc_reg_write(uc, UC_X86_REG_SS, &selector), "load SS");
   selector = kRing3Data;  // data segments the ring-3 code keeps (iretd nulls more privileged ones)
   for (int reg : {UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS})
-    check(uc_reg_write(uc, reg, &selector), "load a data segment");
+    check(unicorn().uc_reg_write(uc, reg, &selector), "load a data segment");
   selector = kRing0Code;
-  check(uc_reg_write(uc, UC_X86_REG_CS, &selector), "load CS");
+  check(unicorn().uc_reg_write(uc, UC_X86_REG_CS, &selector), "load CS");
   uint32_t esp = kDescentStackTop;
-  uc_reg_write(uc, UC_X86_REG_ESP, &esp);
-  check(uc_emu_start(uc, kDescentCode, 0, 0, kDescentInstructions), "descend to ring 3");
+  unicorn().uc_reg_write(uc, UC_X86_REG_ESP, &esp);
+  check(unicorn().uc_emu_start(uc, kDescentCode, 0, 0, kDescentInstructions), "descend to ring 3");
   uint32_t cs = 0, ss = 0;
-  uc_reg_read(uc, UC_X86_REG_CS, &cs);
-  uc_reg_read(uc, UC_X86_REG_SS, &ss);
+  unicorn().uc_reg_read(uc, UC_X86_REG_CS, &cs);
+  unicorn().uc_reg_read(uc, UC_X86_REG_SS, &ss);
   if ((cs & 0xFFFF) != kRing3Code || (ss & 0xFFFF) != kRing3Data || impl_->faulted)
     throw std::runtime_error("x86 sandbox setup: the CPU did not reach ring 3");
   // From now on the guest may read the table but neither write nor execute the page.
-  check(uc_mem_protect(uc, kSystemPage, kPageSize, UC_PROT_READ), "protect the system page");
-  uc_ctl_remove_cache(uc, kSystemPage, uint64_t{kSystemPage} + kPageSize);
+  check(unicorn().uc_mem_protect(uc, kSystemPage, kPageSize, UC_PROT_READ), "protect the system page");
+  unicorn().uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), kSystemPage, uint64_t{kSystemPage} + kPageSize);
   for (size_t i = 0; i < kSegments.size(); ++i) {
     uint32_t v = 0;
-    uc_reg_read(uc, kSegments[i].first, &v);
+    unicorn().uc_reg_read(uc, kSegments[i].first, &v);
     impl_->clean_segments[i] = v & 0xFFFF;
   }
 }
 
 Sandbox::~Sandbox() {
-  if (impl_->clean) uc_context_free(impl_->clean);
-  if (impl_->uc) uc_close(impl_->uc);
+  if (impl_->clean) unicorn().uc_context_free(impl_->clean);
+  if (impl_->uc) unicorn().uc_close(impl_->uc);
 }
 
 void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {
@@ -274,7 +278,7 @@ void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {
   if (perms & static_cast<uint8_t>(Access::kRead)) uc_perms |= UC_PROT_READ;
   if (perms & static_cast<uint8_t>(Access::kWrite)) uc_perms |= UC_PROT_WRITE;
   if (perms & static_cast<uint8_t>(Access::kExec)) uc_perms |= UC_PROT_EXEC;
-  if (uc_mem_map_ptr(impl_->uc, address, host.size(), uc_perms, host.data()) != UC_ERR_OK)
+  if (unicorn().uc_mem_map_ptr(impl_->uc, address, host.size(), uc_perms, host.data()) != UC_ERR_OK)
     throw std::invalid_argument(
         fmt::format("cannot map 0x{:x} bytes at 0x{:x}", host.size(), address));
   impl_->mapped.push_back({address, static_cast<uint32_t>(host.size())});
@@ -284,25 +288,25 @@ void Sandbox::unmap_all() {
   // Drop the translations of every mapped range, not the whole cache: a full translation-block
   // flush clears megabytes of Unicorn's tables and costs far more than the remap itself.
   for (auto [address, size] : impl_->mapped) {
-    uc_ctl_remove_cache(impl_->uc, address, uint64_t{address} + size);
-    uc_mem_unmap(impl_->uc, address, size);
+    unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), address, uint64_t{address} + size);
+    unicorn().uc_mem_unmap(impl_->uc, address, size);
   }
   impl_->mapped.clear();
 }
 
 void Sandbox::invalidate(uint32_t begin, uint32_t end) {
-  uc_ctl_remove_cache(impl_->uc, begin, end);
+  unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), begin, end);
 }
 
 bool Sandbox::read32(uint32_t address, uint32_t& value) const {
-  return uc_mem_read(impl_->uc, address, &value, 4) == UC_ERR_OK;
+  return unicorn().uc_mem_read(impl_->uc, address, &value, 4) == UC_ERR_OK;
 }
 
 Registers Sandbox::registers() const {
   const int ids[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_ESI,
                      UC_X86_REG_EDI, UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP};
   uint32_t v[9] = {};
-  for (int i = 0; i < 9; ++i) uc_reg_read(impl_->uc, ids[i], &v[i]);
+  for (int i = 0; i < 9; ++i) unicorn().uc_reg_read(impl_->uc, ids[i], &v[i]);
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
 }
 
@@ -318,12 +322,12 @@ constexpr int kRegIds[] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
 
 void write_registers(uc_engine* uc, const Registers& r) {
   const uint32_t in[9] = {r.eax, r.ebx, r.ecx, r.edx, r.esi, r.edi, r.ebp, r.esp, r.eip};
-  for (int i = 0; i < 9; ++i) uc_reg_write(uc, kRegIds[i], &in[i]);
+  for (int i = 0; i < 9; ++i) unicorn().uc_reg_write(uc, kRegIds[i], &in[i]);
 }
 
 Registers read_registers(uc_engine* uc) {
   uint32_t v[9];
-  for (int i = 0; i < 9; ++i) uc_reg_read(uc, kRegIds[i], &v[i]);
+  for (int i = 0; i < 9; ++i) unicorn().uc_reg_read(uc, kRegIds[i], &v[i]);
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
 }
 
@@ -333,7 +337,7 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
   if (budget == 0) budget = 1;  // count > 0 always (facts: a count=0 run breaks later budgets)
   uc_engine* uc = impl_->uc;
   // A clean CPU for every block, at ring 3 with the sandbox's segments.
-  uc_context_restore(uc, impl_->clean);
+  unicorn().uc_context_restore(uc, impl_->clean);
   write_registers(uc, r);
   Outcome out;
   uint32_t start = r.eip;
@@ -341,7 +345,7 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
     impl_->faulted = false;
     impl_->interrupt = 0;
     impl_->fault_address = 0;
-    const uc_err err = uc_emu_start(uc, start, 0, 0, budget);
+    const uc_err err = unicorn().uc_emu_start(uc, start, 0, 0, budget);
     out = Outcome{};
     out.regs = read_registers(uc);
     out.fault_address = impl_->fault_address;
@@ -352,7 +356,7 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
       out.kind = Outcome::Kind::kInvalid;
     } else if (err != UC_ERR_OK) {
       out.kind = Outcome::Kind::kError;
-      out.detail = uc_strerror(err);
+      out.detail = unicorn().uc_strerror(err);
     } else {
       out.kind = Outcome::Kind::kBudget;  // UC_ERR_OK without a hook: the count ran out
     }
@@ -363,10 +367,10 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
     // rdtsc answered: continue after it from the clean context (a context that took a fault
     // would make the next fault a double fault), keeping the guest's registers and flags.
     uint32_t eflags = 0;
-    uc_reg_read(uc, UC_X86_REG_EFLAGS, &eflags);
-    uc_context_restore(uc, impl_->clean);
+    unicorn().uc_reg_read(uc, UC_X86_REG_EFLAGS, &eflags);
+    unicorn().uc_context_restore(uc, impl_->clean);
     write_registers(uc, out.regs);
-    uc_reg_write(uc, UC_X86_REG_EFLAGS, &eflags);
+    unicorn().uc_reg_write(uc, UC_X86_REG_EFLAGS, &eflags);
     start = out.regs.eip;
   }
   return out;
@@ -380,12 +384,12 @@ void Sandbox::classify_interrupt(Outcome& out) const {
   // The hot path first: every exit through an exit page is a refused HLT. (An `int 0x0d` right
   // before an F4 byte would read as that HLT; both stop the block.)
   uint8_t first = 0;
-  if (out.interrupt == 13 && uc_mem_read(uc, eip, &first, 1) == UC_ERR_OK && first == 0xF4) {
+  if (out.interrupt == 13 && unicorn().uc_mem_read(uc, eip, &first, 1) == UC_ERR_OK && first == 0xF4) {
     out.kind = Outcome::Kind::kHalted;
     return;
   }
   uint8_t before[2] = {};
-  if (eip >= 2 && uc_mem_read(uc, eip - 2, before, 2) == UC_ERR_OK && before[0] == 0xCD &&
+  if (eip >= 2 && unicorn().uc_mem_read(uc, eip - 2, before, 2) == UC_ERR_OK && before[0] == 0xCD &&
       before[1] == out.interrupt) {
     out.software_interrupt = true;
     return;
@@ -397,9 +401,9 @@ void Sandbox::classify_interrupt(Outcome& out) const {
   if (out.interrupt != 13) return;
   uint8_t bytes[15] = {};
   size_t n = sizeof bytes;
-  if (uc_mem_read(uc, eip, bytes, n) != UC_ERR_OK) {  // near the end of a mapping: bytewise
+  if (unicorn().uc_mem_read(uc, eip, bytes, n) != UC_ERR_OK) {  // near the end of a mapping: bytewise
     n = 0;
-    while (n < sizeof bytes && uc_mem_read(uc, eip + n, bytes + n, 1) == UC_ERR_OK) ++n;
+    while (n < sizeof bytes && unicorn().uc_mem_read(uc, eip + n, bytes + n, 1) == UC_ERR_OK) ++n;
   }
   const size_t op = skip_prefixes(bytes, n);
   if (op < n && is_port_io(bytes[op])) {
@@ -414,7 +418,7 @@ void Sandbox::classify_interrupt(Outcome& out) const {
 bool Sandbox::answer_rdtsc(Outcome& out) {
   if (out.kind != Outcome::Kind::kPrivileged) return false;
   uint8_t bytes[2] = {};
-  if (uc_mem_read(impl_->uc, out.regs.eip, bytes, 2) != UC_ERR_OK || bytes[0] != 0x0F ||
+  if (unicorn().uc_mem_read(impl_->uc, out.regs.eip, bytes, 2) != UC_ERR_OK || bytes[0] != 0x0F ||
       bytes[1] != 0x31)
     return false;
   if (impl_->tsc_reads >= kMaxTscReads) {
@@ -436,7 +440,7 @@ bool Sandbox::answer_rdtsc(Outcome& out) {
 void Sandbox::check_segments(Outcome& out) const {
   for (size_t i = 0; i < kSegments.size(); ++i) {
     uint32_t v = 0;
-    uc_reg_read(impl_->uc, kSegments[i].first, &v);
+    unicorn().uc_reg_read(impl_->uc, kSegments[i].first, &v);
     if ((v & 0xFFFF) == impl_->clean_segments[i]) continue;
     out.kind = Outcome::Kind::kSegment;
     out.detail = fmt::format("{} = 0x{:x}", kSegments[i].second, v & 0xFFFF);

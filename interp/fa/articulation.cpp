@@ -1,15 +1,19 @@
 #include "interp/fa/articulation.h"
 
-#include <capstone/capstone.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
 
+#include "x86/capstone_library.h"
+
 namespace shapevm::fa {
 
 namespace {
+
+// Every Capstone call goes through the table loaded on first use (x86/capstone_library.h).
+const x86::CapstoneLibrary& capstone() { return x86::capstone_library(); }
 
 // Bytecode that may sit between two chained blocks without breaking the run: the arm a block
 // re-enters. Calls return and continue; jumps leave. None of them draws anything inline.
@@ -44,14 +48,14 @@ int64_t sign_extend(uint64_t v, unsigned bits) {
 class Decoder {
  public:
   Decoder() {
-    if (cs_open(CS_ARCH_X86, CS_MODE_32, &handle_) != CS_ERR_OK)
+    if (capstone().cs_open(CS_ARCH_X86, CS_MODE_32, &handle_) != CS_ERR_OK)
       throw std::runtime_error("cannot open Capstone for x86-32");
-    cs_option(handle_, CS_OPT_DETAIL, CS_OPT_ON);
-    insn_ = cs_malloc(handle_);
+    capstone().cs_option(handle_, CS_OPT_DETAIL, CS_OPT_ON);
+    insn_ = capstone().cs_malloc(handle_);
   }
   ~Decoder() {
-    if (insn_) cs_free(insn_, 1);
-    cs_close(&handle_);
+    if (insn_) capstone().cs_free(insn_, 1);
+    capstone().cs_close(&handle_);
   }
   Decoder(const Decoder&) = delete;
   Decoder& operator=(const Decoder&) = delete;
@@ -66,7 +70,7 @@ class Decoder {
       const uint8_t* p = code.data() + pos;
       size_t left = to - pos;
       uint64_t addr = address + (pos - from);
-      if (cs_disasm_iter(handle_, &p, &left, &addr, insn_)) {
+      if (capstone().cs_disasm_iter(handle_, &p, &left, &addr, insn_)) {
         fn(pos, static_cast<uint32_t>(insn_->size), *insn_);
         pos += insn_->size;
       } else {

@@ -1,6 +1,5 @@
 // Warnings a run repeats: one line per missing texture name for a whole regression run, however
 // many cases draw it; and SDL's own log lines say they come from SDL through shapevm.
-#include <SDL.h>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "core/file_io.h"
+#include "harness/sdl_library.h"
 #include "harness/viewer_sdl.h"
 #include "tests/tools/run_cli.h"
 
@@ -97,11 +97,11 @@ TEST_CASE("warnings: SDL's log lines are prefixed, and its chatter below warning
   // Installed, SDL's output goes through it (not SDL's default "WARN: ..." printer).
   SDL_LogOutputFunction before = nullptr;
   void* data = nullptr;
-  SDL_LogGetOutputFunction(&before, &data);
+  shapevm::harness::sdl_library().SDL_LogGetOutputFunction(&before, &data);
   shapevm::harness::install_sdl_log_output();
   SDL_LogOutputFunction after = nullptr;
-  SDL_LogGetOutputFunction(&after, &data);
+  shapevm::harness::sdl_library().SDL_LogGetOutputFunction(&after, &data);
   const bool installed = after != nullptr && after != before;
   CHECK(installed);
-  SDL_LogSetOutputFunction(before, nullptr);
+  shapevm::harness::sdl_library().SDL_LogSetOutputFunction(before, nullptr);
 }

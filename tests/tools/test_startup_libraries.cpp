@@ -1,0 +1,82 @@
+// Start-up cost: Unicorn, Capstone and SDL2 (with its window-system and audio libraries) are
+// opened when a run first needs them, never when shapevm starts. Checked on the real executable
+// through the dynamic loader's own report (LD_DEBUG=files lists every object it loads, and why).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/shared_library.h"
+#include "tests/tools/run_cli.h"
+
+namespace {
+
+const std::string kHangar = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/hangar.SH";  // no embedded x86
+const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";        // x86 articulations
+
+// One shapevm run with the loader's report of every object it loads on stderr.
+CliResult loader_report(const std::string& args) {
+  return run_command("LD_DEBUG=files " + shell_quote(SHAPEVM_EXE) + " " + args);
+}
+
+bool loaded(const CliResult& r, const std::string& soname_stem) {
+  return r.err.find("file=" + soname_stem) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("start-up loads none of Unicorn, Capstone and SDL2") {
+  const ScratchDir dir;
+  for (const std::string& args : std::vector<std::string>{"--version", "info " + shell_quote(kHangar),
+                                 "render " + shell_quote(kHangar) + " -o " +
+                                     shell_quote((dir / "hangar.png").string())}) {
+    CAPTURE(args);
+    const CliResult r = loader_report(args);
+    REQUIRE(r.exit_code == 0);
+    // The report is real: it lists the C library the program needs.
+    REQUIRE(loaded(r, "libc.so"));
+    CHECK_FALSE(loaded(r, "libunicorn"));
+    CHECK_FALSE(loaded(r, "libcapstone"));
+    CHECK_FALSE(loaded(r, "libSDL2"));
+  }
+}
+
+TEST_CASE("a shape with embedded x86 loads Unicorn when it runs, and Capstone when disassembled") {
+  const ScratchDir dir;
+  const CliResult run =
+      loader_report("render " + shell_quote(kJet) + " -o " + shell_quote((dir / "jet.png").string()));
+  REQUIRE(run.exit_code == 0);
+  CHECK(loaded(run, "libunicorn.so"));
+  CHECK(run.err.find("dynamically loaded by") != std::string::npos);
+  CHECK_FALSE(loaded(run, "libSDL2"));
+
+  const CliResult listing = loader_report("disasm " + shell_quote(kJet));
+  REQUIRE(listing.exit_code == 0);
+  CHECK(loaded(listing, "libcapstone.so"));
+  CHECK(listing.out.find("; 020e: cmp word ptr [_PLgearDown], 1") != std::string::npos);
+}
+
+TEST_CASE("a library that cannot be loaded is named, with the purpose it was wanted for") {
+  try {
+    shapevm::core::SharedLibrary::open({"libshapevm-absent.so.7", "libshapevm-absent.so"},
+                                       "testing the loader");
+    FAIL("an absent library loaded");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("testing the loader") != std::string::npos);
+    CHECK(what.find("libshapevm-absent.so.7") != std::string::npos);
+    CHECK(what.find("libshapevm-absent.so:") != std::string::npos);  // each soname tried
+  }
+  const auto libc = shapevm::core::SharedLibrary::open({"libc.so.6"}, "testing the loader");
+  const bool resolves_puts = libc.function<int (*)(const char*)>("puts") == &puts;
+  CHECK(resolves_puts);
+  try {
+    (void)libc.symbol("shapevm_absent_symbol");
+    FAIL("an absent symbol resolved");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find("libc.so.6 has no symbol shapevm_absent_symbol") !=
+          std::string::npos);
+  }
+}

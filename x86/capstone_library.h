@@ -1,0 +1,23 @@
+// The Capstone functions shapevm calls, resolved from libcapstone the first time x86 is
+// disassembled or analysed (core/shared_library.h says why it is not linked at start-up). Field
+// names are Capstone's own function names: `api.cs_disasm_iter(...)`.
+#pragma once
+
+#include <capstone/capstone.h>
+
+namespace shapevm::x86 {
+
+#define SHAPEVM_CAPSTONE_FUNCTIONS(X) \
+  X(cs_open) X(cs_close) X(cs_option) X(cs_malloc) X(cs_free) X(cs_disasm_iter)
+
+struct CapstoneLibrary {
+#define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;
+  SHAPEVM_CAPSTONE_FUNCTIONS(SHAPEVM_DECLARE_FUNCTION)
+#undef SHAPEVM_DECLARE_FUNCTION
+};
+
+// Loads libcapstone.so.<the headers' major version> on the first call (thread-safe) and returns
+// the same table afterwards. Throws std::runtime_error saying what could not be loaded.
+const CapstoneLibrary& capstone_library();
+
+}  // namespace shapevm::x86
