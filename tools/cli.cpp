@@ -55,6 +55,30 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, const 
 
 }  // namespace
 
+int report_current_exception() {
+  try {
+    throw;
+  } catch (const InputError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The file system refused (permissions, a full disk): the user's environment, not a bug.
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::system_error& e) {
+    // fmt::print could not write to stdout (a full disk, a closed pipe): the same.
+    fmt::print(stderr, "shapevm: error: stdout: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "shapevm: internal error (a bug in shapevm, please report it): {}\n",
+               e.what());
+    return kExitInternalError;
+  }
+}
+
 int run_shapevm(int argc, const char* const* argv) {
   CLI::App app{
       "shapevm: run, trace, debug and compare the shape programs of Fighters Anthology, Apache,\n"
@@ -95,24 +119,8 @@ int run_shapevm(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitBadInput;
-  } catch (const InputError& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "shapevm: error: {}\n", e.what());
-    return kExitBadInput;
-  } catch (const std::filesystem::filesystem_error& e) {
-    // The file system refused (permissions, a full disk): the user's environment, not a bug.
-    std::fflush(stdout);
-    fmt::print(stderr, "shapevm: error: {}\n", e.what());
-    return kExitBadInput;
-  } catch (const std::system_error& e) {
-    // fmt::print could not write to stdout (a full disk, a closed pipe): the same.
-    fmt::print(stderr, "shapevm: error: stdout: {}\n", e.what());
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "shapevm: internal error (a bug in shapevm, please report it): {}\n",
-               e.what());
-    return kExitInternalError;
+  } catch (...) {
+    return report_current_exception();
   }
   // What went to stdout must have arrived: a write that failed (a full disk) is an error, not a
   // success with the output cut short.

@@ -8,6 +8,7 @@
 #include "core/file_io.h"
 #include "interp/common/json_text.h"
 #include "interp/common/registry.h"
+#include "tools/batch.h"
 #include "tools/command.h"
 #include "tools/state_options.h"
 
@@ -15,7 +16,7 @@ namespace shapevm::tools {
 
 void register_disasm_command(CLI::App& app, CommandContext& ctx) {
   struct Options {
-    InputOptions input;
+    InputsOptions inputs;
     bool json = false;
     std::string output;
     bool force = false;
@@ -29,30 +30,37 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
       "target, handler names and x86 regions disassembled inline; the listing re-assembles with\n"
       "`shapevm asm` to the identical file. Apache: a record's drawing program.\n"
       "Exit 2 if the file is malformed (the listing is still printed, with the errors).");
-  add_input_options(cmd, opts->input,
-                    "The program: a file or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:#17)");
+  add_inputs_options(cmd, opts->inputs,
+                     "The program: a file or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:#17)");
   cmd->add_flag("--json", opts->json, "Print the listing as JSON");
-  cmd->add_option("-o,--output", opts->output, "Write the listing to this file instead of stdout");
+  cmd->add_option("-o,--output", opts->output,
+                  batch_output_help("Write the listing to this file instead of stdout (.txt, or "
+                                    ".json with --json, in a folder)"));
   cmd->add_flag("--force", opts->force, "Overwrite the output file if it exists");
   add_objend_option(cmd, opts->state.objend,
                     "FA: how PtrToObjEnd's operand is read (absolute or relative)");
   cmd->callback([opts, &ctx] {
-    OpenOptions open;
-    open.state = state_request(opts->state, 640, 480);
-    auto program = open_program(opts->input.file, open, opts->input.engine);
-    validate_state(*program, open.state);
-    const std::string text =
-        opts->json ? dump_json(program->listing_json(), 1) + "\n" : program->listing_text();
-    if (opts->output.empty()) {
-      fmt::print("{}", text);
-    } else {
-      write_text_atomic(opts->output, text, opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
-    }
-    for (const auto& error : program->static_errors()) {
-      std::fflush(stdout);
-      fmt::print(stderr, "shapevm: error: {}\n", error);
-      ctx.exit_code = kExitBadInput;
-    }
+    run_each_input(
+        opts->inputs.files, opts->inputs.engine,
+        {opts->output, opts->json ? ".json" : ".txt", opts->force}, false, ctx,
+        [&](const std::string& spec, const std::string& output) {
+          OpenOptions open;
+          open.state = state_request(opts->state, 640, 480);
+          auto program = open_program(spec, open, opts->inputs.engine);
+          validate_state(*program, open.state);
+          const std::string text =
+              opts->json ? dump_json(program->listing_json(), 1) + "\n" : program->listing_text();
+          if (output.empty()) {
+            fmt::print("{}", text);
+          } else {
+            write_text_atomic(output, text, opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
+          }
+          for (const auto& error : program->static_errors()) {
+            std::fflush(stdout);
+            fmt::print(stderr, "shapevm: error: {}\n", error);
+            ctx.exit_code = kExitBadInput;
+          }
+        });
   });
 }
 

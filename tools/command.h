@@ -26,6 +26,11 @@ struct CommandContext {
 // tests call it in-process too.
 int run_shapevm(int argc, const char* const* argv);
 
+// Inside a catch block: prints the error being handled as shapevm reports errors and returns the
+// exit code it means: 2 for bad input and the environment (InputError, the file system, stdout),
+// 3 for anything else (a bug in shapevm).
+int report_current_exception();
+
 // Prints "shapevm: error: SOURCE: the run stopped at offset 0x..: REASON" (naming the option that
 // raises the budget when REASON is one) and sets exit code 2 when `outcome` is not clean.
 void report_outcome(const std::string& source, const RunOutcome& outcome, CommandContext& ctx);

@@ -129,14 +129,34 @@ StateRequest state_request(const StateOptions& o, int width, int height) {
   return r;
 }
 
-void add_input_options(CLI::App* cmd, InputOptions& o, const std::string& what) {
-  cmd->add_option("file", o.file, what)->required();
+namespace {
+
+void add_engine_option(CLI::App* cmd, std::string& engine) {
   cmd->add_option(
-      "--engine", o.engine, "Force the engine (default: recognised by the file's content): " + [] {
+      "--engine", engine, "Force the engine (default: recognised by the file's content): " + [] {
         std::string names;
         for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
         return names;
       }());
+}
+
+}  // namespace
+
+void add_input_options(CLI::App* cmd, InputOptions& o, const std::string& what) {
+  cmd->add_option("file", o.file, what)->required();
+  add_engine_option(cmd, o.engine);
+}
+
+void add_inputs_options(CLI::App* cmd, InputsOptions& o, const std::string& what) {
+  cmd->add_option("files", o.files,
+                  what + "; several, or CONTAINER:PATTERN for every member whose name matches "
+                         "(FA_2.LIB:*.SH, resource.hog:*), run one by one in this process")
+      ->required();
+  add_engine_option(cmd, o.engine);
+}
+
+std::string batch_output_help(const std::string& what) {
+  return what + "; with several inputs, the folder to write one file per input into (NAME.EXT)";
 }
 
 std::string default_frame_size() {

@@ -63,6 +63,17 @@ struct InputOptions {
 };
 void add_input_options(CLI::App* cmd, InputOptions& options, const std::string& what);
 
+// Several inputs (each FILE, CONTAINER:MEMBER or CONTAINER:PATTERN; tools/batch.h) and --engine,
+// for the commands that run over many in one process.
+struct InputsOptions {
+  std::vector<std::string> files;
+  std::string engine;  // "" = recognised by content
+  InputOptions one(const std::string& spec) const { return {spec, engine}; }
+};
+void add_inputs_options(CLI::App* cmd, InputsOptions& options, const std::string& what);
+// The help text every such command gives for -o: `what` for one input, a folder for several.
+std::string batch_output_help(const std::string& what);
+
 // The frame size every command draws, traces and views at unless --size says otherwise: the
 // default StateRequest's, so `view --headless` frame 0 is `render`'s frame and `trace` shows the
 // LOD choice both made.
