@@ -74,12 +74,15 @@ void expand_pattern(const std::string& arg, const std::string& path, const std::
     const MemberInfo& m = members[i];
     if (fnmatch(pattern.c_str(), m.name.c_str(), FNM_CASEFOLD) != 0) continue;
     ++matched;
-    // FILE:NAME finds the first member of that exact name; a later one of the same name, a name
-    // that reads as '#N' and a name holding ':' are reached by index instead.
+    // FILE:NAME may find an earlier member whose name differs only by case (the engines' lookups
+    // ignore case), so such a member, a name that reads as '#N' and a name holding ':' are
+    // reached by their index instead.
     const bool by_name =
         !m.name.empty() && m.name.find(':') == std::string::npos && !member_index(m.name) &&
         std::none_of(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(i),
-                     [&](const MemberInfo& earlier) { return earlier.name == m.name; });
+                     [&](const MemberInfo& earlier) {
+                       return lowercase(earlier.name) == lowercase(m.name);
+                     });
     add_input(out, taken, fmt::format("{}:{}", path, by_name ? m.name : fmt::format("#{}", m.index)),
               m.name.empty() ? fmt::format("member{}", m.index) : m.name);
   }

@@ -11,6 +11,7 @@
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "core/member_spec.h"
 #include "interp/fa/dcl_explode.h"
 
 namespace shapevm::fa {
@@ -168,8 +169,13 @@ EaLib::EaLib(std::span<const uint8_t> data, std::string source)
 
 const LibEntry* EaLib::find(std::string_view name) const {
   for (const LibEntry& entry : entries_) {
+    if (entry.name == name) return &entry;
+  }
+  for (const LibEntry& entry : entries_) {
     if (equal_ignoring_case(entry.name, name)) return &entry;
   }
+  if (const auto index = member_index(std::string(name)); index && *index < entries_.size())
+    return &entries_[*index];
   return nullptr;
 }
 

@@ -36,7 +36,9 @@ class EaLib {
   EaLib(std::vector<uint8_t>&& data, std::string source) = delete;
 
   const std::vector<LibEntry>& entries() const { return entries_; }
-  // Case-insensitive exact-name lookup; nullptr if absent.
+  // The member `name` names, by the rule every FILE:MEMBER follows: the first of exactly that
+  // name, else the first that differs only by case, else "#N" (0-based position); nullptr if
+  // none.
   const LibEntry* find(std::string_view name) const;
   // The member's bytes, decompressed. Throws InputError for unsupported flags or a bad stream;
   // the error's source is "LIB:MEMBER" and its offset counts from the start of the member's

@@ -148,6 +148,21 @@ TEST_CASE("ealib: find ignores case but needs the exact name") {
   CHECK(lib.find("") == nullptr);
 }
 
+TEST_CASE("ealib: find prefers the exact name, then one differing by case, then #N") {
+  const auto bytes = build_ealib({{"TANK.SH", 0, to_bytes("a")},
+                                  {"tank.sh", 0, to_bytes("b")},
+                                  {"TANK.SH", 0, to_bytes("c")}});
+  EaLib lib(bytes, kSource);
+  CHECK(lib.find("TANK.SH") == &lib.entries()[0]);
+  CHECK(lib.find("tank.sh") == &lib.entries()[1]);
+  CHECK(lib.find("Tank.Sh") == &lib.entries()[0]);
+  // The position reaches every member, a repeated name's later ones included.
+  CHECK(lib.find("#2") == &lib.entries()[2]);
+  CHECK(lib.find("#0") == &lib.entries()[0]);
+  CHECK(lib.find("#3") == nullptr);
+  CHECK(lib.find("#") == nullptr);
+}
+
 TEST_CASE("ealib: extract stored and DCL members") {
   const auto bytes = build_ealib(sample_members());
   EaLib lib(bytes, kSource);

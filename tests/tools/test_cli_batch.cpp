@@ -1,0 +1,171 @@
+// Many inputs in one process (tools/batch.h): several arguments and CONTAINER:PATTERN, one output
+// per input in the -o folder, a line per input, and an input that fails leaves the others done.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/file_io.h"
+#include "tests/fa/lib_builder.h"
+#include "tests/tools/run_cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kExamples = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/";
+
+std::string q(const fs::path& p) { return shell_quote(p.string()); }
+
+size_t count_lines(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// A FA library holding the jet and the tank under awkward names: one that climbs out of the
+// output folder, and one name twice.
+fs::path awkward_library(const ScratchDir& dir) {
+  const auto jet = shapevm::read_file(kExamples + "jet.SH");
+  const auto tank = shapevm::read_file(kExamples + "tank.SH");
+  const fs::path lib = dir / "AWKWARD.LIB";
+  shapevm::write_file_atomic(
+      lib, shapevm::test::build_ealib({{"../EVIL.SH", 0, jet}, {"TANK.SH", 0, tank},
+                                       {"tank.sh", 0, jet}, {"TANK.SH", 0, jet}}));
+  return lib;
+}
+
+}  // namespace
+
+TEST_CASE("render: several inputs write one PNG each into the -o folder, as single runs do") {
+  const ScratchDir dir;
+  const CliResult r = run_cli("render " + q(kExamples + "jet.SH") + " " + q(kExamples + "tank.SH") +
+                              " -o " + q(dir / "out"));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == kExamples + "jet.SH -> " + (dir / "out" / "jet.SH.png").string() + "\n" +
+                     kExamples + "tank.SH -> " + (dir / "out" / "tank.SH.png").string() + "\n");
+  CHECK(r.err.find("shapevm: 2 inputs: 2 done, 0 failed\n") != std::string::npos);
+  for (const std::string name : {"jet", "tank"}) {
+    const CliResult one =
+        run_cli("render " + q(kExamples + name + ".SH") + " -o " + q(dir / (name + ".png")));
+    REQUIRE(one.exit_code == 0);
+    CHECK(shapevm::read_file(dir / (name + ".png")) ==
+          shapevm::read_file(dir / "out" / (name + ".SH.png")));
+  }
+}
+
+TEST_CASE("an input that fails is reported and the others are still done; the exit is 2") {
+  const ScratchDir dir;
+  shapevm::write_file_atomic(dir / "BROKEN.SH", shapevm::test::to_bytes("MZ but nothing else"));
+  const CliResult r = run_cli("render " + q(kExamples + "jet.SH") + " " + q(dir / "BROKEN.SH") +
+                              " " + q(kExamples + "hangar.SH") + " -o " + q(dir / "out"));
+  CHECK(r.exit_code == 2);
+  CHECK(fs::exists(dir / "out" / "jet.SH.png"));
+  CHECK(fs::exists(dir / "out" / "hangar.SH.png"));
+  CHECK_FALSE(fs::exists(dir / "out" / "BROKEN.SH.png"));
+  CHECK(r.out.find((dir / "BROKEN.SH").string() + ": failed (exit 2)\n") != std::string::npos);
+  CHECK(r.err.find("shapevm: error: " + (dir / "BROKEN.SH").string()) != std::string::npos);
+  CHECK(r.err.find("shapevm: 3 inputs: 2 done, 1 failed\n") != std::string::npos);
+
+  // Run again: every output exists, so without --force each input fails and nothing is replaced.
+  const auto before = fs::last_write_time(dir / "out" / "jet.SH.png");
+  const CliResult again = run_cli("render " + q(kExamples + "jet.SH") + " " +
+                                  q(kExamples + "hangar.SH") + " -o " + q(dir / "out"));
+  CHECK(again.exit_code == 2);
+  CHECK(count_lines(again.err, "exists (--force overwrites it)") == 2);
+  CHECK(fs::last_write_time(dir / "out" / "jet.SH.png") == before);
+  CHECK(run_cli("render " + q(kExamples + "jet.SH") + " " + q(kExamples + "hangar.SH") + " -o " +
+                q(dir / "out") + " --force")
+            .exit_code == 0);
+}
+
+TEST_CASE("CONTAINER:PATTERN runs every member whose name matches, in container order") {
+  const ScratchDir dir;
+  const fs::path lib = awkward_library(dir);
+  const CliResult r = run_cli("render " + q(lib.string() + ":*.sh") + " -o " + q(dir / "out"));
+  REQUIRE(r.exit_code == 0);
+  // Matched without regard to case; a name repeated (in any case) is reached by index and written
+  // under a suffixed name; a name that climbs out of the folder stays inside it.
+  CHECK(r.out == lib.string() + ":../EVIL.SH -> " + (dir / "out" / "_.._EVIL.SH.png").string() +
+                     "\n" + lib.string() + ":TANK.SH -> " +
+                     (dir / "out" / "TANK.SH.png").string() + "\n" + lib.string() +
+                     ":#2 -> " + (dir / "out" / "tank.sh~2.png").string() + "\n" +
+                     lib.string() + ":#3 -> " + (dir / "out" / "TANK.SH~3.png").string() + "\n");
+  CHECK_FALSE(fs::exists(dir / "EVIL.SH.png"));
+  // Each output is the member's own frame: #3 holds the jet, TANK.SH the tank.
+  REQUIRE(run_cli("render " + q(kExamples + "jet.SH") + " -o " + q(dir / "jet.png")).exit_code ==
+          0);
+  CHECK(shapevm::read_file(dir / "out" / "TANK.SH~3.png") == shapevm::read_file(dir / "jet.png"));
+  CHECK(shapevm::read_file(dir / "out" / "TANK.SH.png") != shapevm::read_file(dir / "jet.png"));
+
+  const CliResult none = run_cli("render " + q(lib.string() + ":*.PIC") + " -o " + q(dir / "o2"));
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("the pattern '*.PIC' matches none of the 4 members of " + lib.string()) !=
+        std::string::npos);
+
+  const CliResult not_container =
+      run_cli("info " + q(kExamples + "jet.SH") + ":*");
+  CHECK(not_container.exit_code == 2);
+  CHECK(not_container.err.find("holds no members") != std::string::npos);
+}
+
+TEST_CASE("a batch that must write files needs -o, and -o must be a folder") {
+  const ScratchDir dir;
+  const std::string two = q(kExamples + "jet.SH") + " " + q(kExamples + "tank.SH");
+  const CliResult no_output = run_cli("export " + two + " -o ''");
+  CHECK(no_output.exit_code == 2);
+  const CliResult render_file = run_cli("render " + two + " -o " + q(dir / "a.png"));
+  CHECK(render_file.exit_code == 0);  // a folder named a.png is made: -o names a folder here
+  CHECK(fs::is_directory(dir / "a.png"));
+  shapevm::write_file_atomic(dir / "file", shapevm::test::to_bytes("x"));
+  const CliResult onto_file = run_cli("render " + two + " -o " + q(dir / "file"));
+  CHECK(onto_file.exit_code == 2);
+  CHECK(onto_file.err.find("is a file: with several inputs, -o names a folder") !=
+        std::string::npos);
+}
+
+TEST_CASE("trace, disasm, info, export and check run over many inputs too") {
+  const ScratchDir dir;
+  const std::string two = q(kExamples + "jet.SH") + " " + q(kExamples + "tank.SH");
+
+  // trace to stdout: one trace after the other, each with its start and end.
+  const CliResult traces = run_cli("trace --no-ops " + two);
+  REQUIRE(traces.exit_code == 0);
+  CHECK(count_lines(traces.out, "{\"ev\":\"start\"") == 2);
+  CHECK(count_lines(traces.out, "{\"ev\":\"end\"") == 2);
+  // trace into a folder: each file is the single run's trace.
+  REQUIRE(run_cli("trace " + two + " -o " + q(dir / "traces")).exit_code == 0);
+  const CliResult single = run_cli("trace " + q(kExamples + "tank.SH"));
+  CHECK(shapevm::read_file(dir / "traces" / "tank.SH.jsonl") ==
+        shapevm::test::to_bytes(single.out));
+
+  // disasm into a folder, text and JSON.
+  REQUIRE(run_cli("disasm " + two + " -o " + q(dir / "listings")).exit_code == 0);
+  CHECK(shapevm::read_file(dir / "listings" / "jet.SH.txt") ==
+        shapevm::test::to_bytes(run_cli("disasm " + q(kExamples + "jet.SH")).out));
+  REQUIRE(run_cli("disasm --json " + two + " -o " + q(dir / "json")).exit_code == 0);
+  CHECK(fs::exists(dir / "json" / "tank.SH.json"));
+
+  // info: a broken input between two good ones; both good ones are described.
+  shapevm::write_file_atomic(dir / "BROKEN.SH", shapevm::test::to_bytes("nothing"));
+  const CliResult info = run_cli("info --json " + q(kExamples + "jet.SH") + " " +
+                                 q(dir / "BROKEN.SH") + " " + q(kExamples + "tank.SH"));
+  CHECK(info.exit_code == 2);
+  CHECK(count_lines(info.out, "\n") == 2);  // one JSON object per line, for the two good ones
+  CHECK(info.err.find("shapevm: 3 inputs: 2 done, 1 failed") != std::string::npos);
+
+  // export: an OBJ and its MTL per input.
+  REQUIRE(run_cli("export " + two + " -o " + q(dir / "meshes")).exit_code == 0);
+  CHECK(fs::exists(dir / "meshes" / "jet.SH.obj"));
+  CHECK(fs::exists(dir / "meshes" / "jet.SH.mtl"));
+  REQUIRE(run_cli("export " + two + " --format glb -o " + q(dir / "glb")).exit_code == 0);
+  CHECK(fs::exists(dir / "glb" / "tank.SH.glb"));
+
+  // check: one verdict line per input, and the rewrites under their own names.
+  const CliResult check = run_cli("check " + two + " -o " + q(dir / "rewritten"));
+  CHECK(check.exit_code == 0);
+  CHECK(count_lines(check.out, "identical when written again") == 2);
+  CHECK(shapevm::read_file(dir / "rewritten" / "jet.SH") ==
+        shapevm::read_file(kExamples + "jet.SH"));
+}
