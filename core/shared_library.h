@@ -9,7 +9,8 @@
 #include <string_view>
 
 // "STEM.so.MAJOR" from a header's major-version macro, so the library loaded at run time is the
-// one whose headers shapevm was compiled against: SHAPEVM_VERSIONED_SONAME("libunicorn", UC_API_MAJOR).
+// one whose headers shapevm was compiled against: SHAPEVM_VERSIONED_SONAME("libunicorn",
+// UC_API_MAJOR).
 #define SHAPEVM_VERSIONED_SONAME(stem, major) stem ".so." SHAPEVM_STRINGIFY_VALUE(major)
 #define SHAPEVM_STRINGIFY_VALUE(x) SHAPEVM_STRINGIFY(x)
 #define SHAPEVM_STRINGIFY(x) #x

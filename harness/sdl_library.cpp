@@ -8,8 +8,8 @@ namespace {
 
 SdlLibrary load() {
   // SDL2's soname has stayed libSDL2-2.0.so.0 for every 2.x release.
-  const auto library = core::SharedLibrary::open(
-      {"libSDL2-2.0.so.0"}, "the viewer's window (SDL2)");
+  const auto library =
+      core::SharedLibrary::open({"libSDL2-2.0.so.0"}, "the viewer's window (SDL2)");
   SdlLibrary api;
 #define SHAPEVM_RESOLVE_FUNCTION(name) api.name = library.function<decltype(&::name)>(#name);
   SHAPEVM_SDL_FUNCTIONS(SHAPEVM_RESOLVE_FUNCTION)

@@ -7,15 +7,38 @@
 
 namespace shapevm::harness {
 
-#define SHAPEVM_SDL_FUNCTIONS(X)                                                                 \
-  X(SDL_GetError) X(SDL_InitSubSystem) X(SDL_QuitSubSystem) X(SDL_GetCurrentVideoDriver)         \
-  X(SDL_SetHint) X(SDL_CreateWindow) X(SDL_DestroyWindow) X(SDL_SetWindowTitle)                  \
-  X(SDL_CreateRenderer) X(SDL_DestroyRenderer) X(SDL_RenderSetLogicalSize)                       \
-  X(SDL_RenderSetIntegerScale) X(SDL_GetRendererOutputSize) X(SDL_RenderReadPixels)              \
-  X(SDL_SetRenderDrawColor) X(SDL_RenderClear) X(SDL_RenderCopy) X(SDL_RenderPresent)            \
-  X(SDL_CreateTexture) X(SDL_DestroyTexture) X(SDL_LockTexture) X(SDL_UnlockTexture)             \
-  X(SDL_PollEvent) X(SDL_WaitEventTimeout) X(SDL_GetTicks64) X(SDL_GetKeyName)                   \
-  X(SDL_GetKeyFromName) X(SDL_LogSetOutputFunction) X(SDL_LogGetOutputFunction)
+// clang-format off: one function a line
+#define SHAPEVM_SDL_FUNCTIONS(X) \
+  X(SDL_GetError)                \
+  X(SDL_InitSubSystem)           \
+  X(SDL_QuitSubSystem)           \
+  X(SDL_GetCurrentVideoDriver)   \
+  X(SDL_SetHint)                 \
+  X(SDL_CreateWindow)            \
+  X(SDL_DestroyWindow)           \
+  X(SDL_SetWindowTitle)          \
+  X(SDL_CreateRenderer)          \
+  X(SDL_DestroyRenderer)         \
+  X(SDL_RenderSetLogicalSize)    \
+  X(SDL_RenderSetIntegerScale)   \
+  X(SDL_GetRendererOutputSize)   \
+  X(SDL_RenderReadPixels)        \
+  X(SDL_SetRenderDrawColor)      \
+  X(SDL_RenderClear)             \
+  X(SDL_RenderCopy)              \
+  X(SDL_RenderPresent)           \
+  X(SDL_CreateTexture)           \
+  X(SDL_DestroyTexture)          \
+  X(SDL_LockTexture)             \
+  X(SDL_UnlockTexture)           \
+  X(SDL_PollEvent)               \
+  X(SDL_WaitEventTimeout)        \
+  X(SDL_GetTicks64)              \
+  X(SDL_GetKeyName)              \
+  X(SDL_GetKeyFromName)          \
+  X(SDL_LogSetOutputFunction)    \
+  X(SDL_LogGetOutputFunction)
+// clang-format on
 
 struct SdlLibrary {
 #define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;

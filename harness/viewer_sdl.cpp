@@ -16,7 +16,9 @@ namespace shapevm::harness {
 namespace {
 
 // Every SDL call goes through the table loaded when the viewer first needs SDL (sdl_library.h).
-const SdlLibrary& sdl() { return sdl_library(); }
+const SdlLibrary& sdl() {
+  return sdl_library();
+}
 
 // Keys that may auto-repeat while held; toggles, saves and quit act once per press.
 bool repeats(ViewerAction a) {
@@ -69,7 +71,8 @@ void upload(SDL_Texture* texture, const raster::Framebuffer& frame,
             const raster::Palette& palette) {
   void* pixels = nullptr;
   int pitch = 0;
-  if (sdl().SDL_LockTexture(texture, nullptr, &pixels, &pitch) != 0) sdl_failure("cannot lock texture");
+  if (sdl().SDL_LockTexture(texture, nullptr, &pixels, &pitch) != 0)
+    sdl_failure("cannot lock texture");
   uint32_t argb[256];
   for (int i = 0; i < 256; ++i) {
     const auto& c = palette.colors[i];
@@ -86,7 +89,8 @@ void upload(SDL_Texture* texture, const raster::Framebuffer& frame,
 void save_screenshot(SDL_Renderer* renderer, const raster::Palette& palette,
                      const std::filesystem::path& path) {
   int w = 0, h = 0;
-  if (sdl().SDL_GetRendererOutputSize(renderer, &w, &h) != 0) sdl_failure("no renderer output size");
+  if (sdl().SDL_GetRendererOutputSize(renderer, &w, &h) != 0)
+    sdl_failure("no renderer output size");
   std::vector<uint8_t> rgb(static_cast<size_t>(w) * h * 3);
   if (sdl().SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGB24, rgb.data(), w * 3) != 0)
     sdl_failure("cannot read the window's pixels");
@@ -175,7 +179,8 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   SdlVideo video;
   // Without a display SDL falls back to a driver that draws nowhere; an interactive viewer there
   // would run invisibly forever, so only a screenshot may use it.
-  const std::string driver = sdl().SDL_GetCurrentVideoDriver() ? sdl().SDL_GetCurrentVideoDriver() : "";
+  const std::string driver =
+      sdl().SDL_GetCurrentVideoDriver() ? sdl().SDL_GetCurrentVideoDriver() : "";
   if ((driver == "offscreen" || driver == "dummy") && !options.screenshot)
     throw InputError("view", fmt::format("no display to open a window on (SDL video driver '{}'); "
                                          "use --headless or --screenshot",
@@ -186,9 +191,9 @@ void run_sdl_viewer(ViewerSession& session, const SdlViewerOptions& options) {
   const int scale = std::max(1, options.scale);
   // Nearest neighbour: the frame's pixels stay sharp squares.
   sdl().SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
-  std::unique_ptr<SDL_Window, SdlDeleter> window(
-      sdl().SDL_CreateWindow(session.title().c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
-                       width * scale, height * scale, SDL_WINDOW_SHOWN | SDL_WINDOW_RESIZABLE));
+  std::unique_ptr<SDL_Window, SdlDeleter> window(sdl().SDL_CreateWindow(
+      session.title().c_str(), SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width * scale,
+      height * scale, SDL_WINDOW_SHOWN | SDL_WINDOW_RESIZABLE));
   if (!window) sdl_failure("cannot open a window");
   std::unique_ptr<SDL_Renderer, SdlDeleter> renderer(
       sdl().SDL_CreateRenderer(window.get(), -1, SDL_RENDERER_PRESENTVSYNC));

@@ -35,8 +35,8 @@ std::optional<std::pair<std::string, std::string>> split_pattern(const std::stri
 std::string safe_file_name(const std::string& name) {
   std::string out;
   for (const char c : name) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
-                      c == '-' || c == '+';
+    const bool keep =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+';
     out += keep ? c : '_';
   }
   if (out.empty() || out.front() == '.') out.insert(out.begin(), '_');
@@ -54,7 +54,8 @@ void add_input(std::vector<BatchInput>& out, std::set<std::string>& taken, std::
                const std::string& name) {
   const std::string base = safe_file_name(name);
   std::string unique = base;
-  for (int n = 2; !taken.insert(lowercase(unique)).second; ++n) unique = fmt::format("{}~{}", base, n);
+  for (int n = 2; !taken.insert(lowercase(unique)).second; ++n)
+    unique = fmt::format("{}~{}", base, n);
   out.push_back({std::move(spec), std::move(unique)});
 }
 
@@ -83,7 +84,8 @@ void expand_pattern(const std::string& arg, const std::string& path, const std::
                      [&](const MemberInfo& earlier) {
                        return lowercase(earlier.name) == lowercase(m.name);
                      });
-    add_input(out, taken, fmt::format("{}:{}", path, by_name ? m.name : fmt::format("#{}", m.index)),
+    add_input(out, taken,
+              fmt::format("{}:{}", path, by_name ? m.name : fmt::format("#{}", m.index)),
               m.name.empty() ? fmt::format("member{}", m.index) : m.name);
   }
   if (matched == 0)
@@ -111,8 +113,8 @@ std::vector<BatchInput> expand_inputs(const std::vector<std::string>& args,
     // Named by the member, or by the file; reading (and its errors) is left to the input's run.
     const size_t colon = arg.rfind(':');
     const bool member = colon != std::string::npos && !std::filesystem::exists(arg);
-    const std::string name = member ? arg.substr(colon + 1)
-                                    : std::filesystem::path(arg).filename().string();
+    const std::string name =
+        member ? arg.substr(colon + 1) : std::filesystem::path(arg).filename().string();
     add_input(out, taken, arg, name);
   }
   return out;
@@ -131,9 +133,9 @@ void run_batch(const std::vector<BatchInput>& inputs, const BatchOutput& output,
   int worst = ctx.exit_code;
   for (const BatchInput& input : inputs) {
     const std::string path =
-        output.dir.empty() ? std::string()
-                           : (std::filesystem::path(output.dir) / (input.name + output.extension))
-                                 .string();
+        output.dir.empty()
+            ? std::string()
+            : (std::filesystem::path(output.dir) / (input.name + output.extension)).string();
     ctx.exit_code = kExitSuccess;
     try {
       if (!path.empty() && !output.force && std::filesystem::exists(path))
@@ -171,8 +173,9 @@ void run_each_input(const std::vector<std::string>& args, const std::string& for
     return;
   }
   if (needs_output && output.dir.empty())
-    throw InputError("-o", "with several inputs (or a CONTAINER:PATTERN), -o names the folder to "
-                           "write one file per input into");
+    throw InputError("-o",
+                     "with several inputs (or a CONTAINER:PATTERN), -o names the folder to "
+                     "write one file per input into");
   run_batch(expand_inputs(args, forced_engine), output, ctx, one);
 }
 

@@ -42,16 +42,17 @@ struct BatchOutput {
 // code the exception means; the next input still runs. With an output directory, prints a line
 // per input on stdout ("SPEC -> PATH", or "SPEC: failed (exit N)"). Ends with a totals line on
 // stderr and leaves the worst exit code in `ctx`.
-void run_batch(const std::vector<BatchInput>& inputs, const BatchOutput& output,
-               CommandContext& ctx,
-               const std::function<void(const std::string& spec, const std::string& output_path)>& one);
+void run_batch(
+    const std::vector<BatchInput>& inputs, const BatchOutput& output, CommandContext& ctx,
+    const std::function<void(const std::string& spec, const std::string& output_path)>& one);
 
 // How a command that takes many inputs runs them: one input named exactly runs as it always did,
 // its output `output` as given (and its errors ending the command); otherwise as a batch into
 // the folder `output`, one file per input named NAME + `extension`. `needs_output`: the command
 // cannot write to stdout (render, export), so a batch without -o is an error.
-void run_each_input(const std::vector<std::string>& args, const std::string& forced_engine,
-                    const BatchOutput& output, bool needs_output, CommandContext& ctx,
-                    const std::function<void(const std::string& spec, const std::string& output_path)>& one);
+void run_each_input(
+    const std::vector<std::string>& args, const std::string& forced_engine,
+    const BatchOutput& output, bool needs_output, CommandContext& ctx,
+    const std::function<void(const std::string& spec, const std::string& output_path)>& one);
 
 }  // namespace shapevm::tools

@@ -27,42 +27,45 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
       "the rewrite is identical, 1 when it differs (first differing offset printed), 2 on bad\n"
       "input.");
   add_inputs_options(cmd, o->inputs, "The file, or CONTAINER:MEMBER");
-  cmd->add_option("-o,--output", o->output, batch_output_help("Also write the rewritten file here"));
+  cmd->add_option("-o,--output", o->output,
+                  batch_output_help("Also write the rewritten file here"));
   cmd->add_flag("--force", o->force, "Overwrite the output file if it exists");
   cmd->callback([o, &ctx] {
     // A batch's rewrites keep their inputs' names (in the folder -o names).
     run_each_input(
         o->inputs.files, o->inputs.engine, {o->output, "", o->force}, false, ctx,
         [&](const std::string& spec, const std::string& output) {
-        const EngineInput input = read_input(spec);
-        const Engine& engine = engine_for(input, o->inputs.engine);
-        const CheckResult r = engine.check(input);
-        if (!output.empty())
-          write_file_atomic(output, r.rewritten, o->force ? Overwrite::kAllow : Overwrite::kRefuse);
-        const auto& a = r.original;
-        const auto& b = r.rewritten;
-        const size_t common = std::min(a.size(), b.size());
-        const size_t first = static_cast<size_t>(
-            std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(common), b.begin()).first -
-            a.begin());
-        if (first == common && a.size() == b.size()) {
-          fmt::print("{}: identical when written again by {} ({} bytes)\n", spec, r.writer,
-                     a.size());
-          return;
-        }
-        if (first < common) {
-          fmt::print(
-              "{}: differs when written again by {}: first at offset 0x{:x}: 0x{:02x} in the "
-              "file, 0x{:02x} rewritten ({} and {} bytes)\n",
-              spec, r.writer, first, a[first], b[first], a.size(), b.size());
-        } else {
-          fmt::print(
-              "{}: differs when written again by {}: the {} is shorter, {} bytes against {} "
-              "(the rest is equal up to offset 0x{:x})\n",
-              spec, r.writer, a.size() < b.size() ? "file" : "rewrite", std::min(a.size(), b.size()),
-              std::max(a.size(), b.size()), common);
-        }
-        ctx.exit_code = kExitDifferences;
+          const EngineInput input = read_input(spec);
+          const Engine& engine = engine_for(input, o->inputs.engine);
+          const CheckResult r = engine.check(input);
+          if (!output.empty())
+            write_file_atomic(output, r.rewritten,
+                              o->force ? Overwrite::kAllow : Overwrite::kRefuse);
+          const auto& a = r.original;
+          const auto& b = r.rewritten;
+          const size_t common = std::min(a.size(), b.size());
+          const size_t first = static_cast<size_t>(
+              std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(common), b.begin())
+                  .first -
+              a.begin());
+          if (first == common && a.size() == b.size()) {
+            fmt::print("{}: identical when written again by {} ({} bytes)\n", spec, r.writer,
+                       a.size());
+            return;
+          }
+          if (first < common) {
+            fmt::print(
+                "{}: differs when written again by {}: first at offset 0x{:x}: 0x{:02x} in the "
+                "file, 0x{:02x} rewritten ({} and {} bytes)\n",
+                spec, r.writer, first, a[first], b[first], a.size(), b.size());
+          } else {
+            fmt::print(
+                "{}: differs when written again by {}: the {} is shorter, {} bytes against {} "
+                "(the rest is equal up to offset 0x{:x})\n",
+                spec, r.writer, a.size() < b.size() ? "file" : "rewrite",
+                std::min(a.size(), b.size()), std::max(a.size(), b.size()), common);
+          }
+          ctx.exit_code = kExitDifferences;
         });
   });
 }

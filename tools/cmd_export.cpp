@@ -85,67 +85,71 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
     run_each_input(
         o->inputs.files, o->inputs.engine, {o->output, "." + batch_format, o->force}, true, ctx,
         [&](const std::string& spec, const std::string& output) {
-        const std::string format = export_format(o->format, output);
-        // An OBJ refers to its materials by file name: OUT.mtl beside it, checked and written with it.
-        std::filesystem::path mtl = output;
-        mtl.replace_extension(".mtl");
-        check_output_option(output, o->force, {}, format);
-        if (format == "obj") {
-          if (lowercase_extension(output) == ".mtl")
-            throw InputError(output, "is the name of the OBJ's material library: name the OBJ .obj");
-          check_output_option(mtl.string(), o->force, {}, "MTL");
-        }
-        const std::string mtl_library = mtl.filename().string();
-        const Overwrite overwrite = o->force ? Overwrite::kAllow : Overwrite::kRefuse;
-        auto [width, height] = parse_size(o->frame.size);
-        OpenedProgram p = open_for_run(o->inputs.one(spec), o->frame, o->state, width, height);
-        std::optional<ExportScene> scene = p.program->export_scene(p.state);
-        RunOutcome r;
-        std::string obj;
-        if (scene) {
-          r.faces = face_count(*scene);
-          if (format == "obj") obj = harness::scene_to_obj(*scene, mtl_library);
-        } else {
-          harness::MeshCollector mesh(p.state.limits);
-          r = p.program->run(p.state, mesh);
-          std::map<std::string, std::array<int, 2>> sizes;
-          const RenderSetup setup = p.program->render_setup(width, height);
-          // The engine's textures (given, or where it looks by default) give their sizes, without
-          // which texture coordinates cannot be put in 0..1.
-          std::set<std::string> unknown;
-          for (const auto& f : mesh.faces()) {
-            if (f.texture.empty() || sizes.count(f.texture) || unknown.count(f.texture)) continue;
-            const raster::Texture* t = setup.textures ? setup.textures(f.texture) : nullptr;
-            if (t != nullptr && t->valid()) {
-              sizes[f.texture] = {t->width, t->height};
-            } else {
-              unknown.insert(f.texture);
+          const std::string format = export_format(o->format, output);
+          // An OBJ refers to its materials by file name: OUT.mtl beside it, checked and written
+          // with it.
+          std::filesystem::path mtl = output;
+          mtl.replace_extension(".mtl");
+          check_output_option(output, o->force, {}, format);
+          if (format == "obj") {
+            if (lowercase_extension(output) == ".mtl")
+              throw InputError(output,
+                               "is the name of the OBJ's material library: name the OBJ .obj");
+            check_output_option(mtl.string(), o->force, {}, "MTL");
+          }
+          const std::string mtl_library = mtl.filename().string();
+          const Overwrite overwrite = o->force ? Overwrite::kAllow : Overwrite::kRefuse;
+          auto [width, height] = parse_size(o->frame.size);
+          OpenedProgram p = open_for_run(o->inputs.one(spec), o->frame, o->state, width, height);
+          std::optional<ExportScene> scene = p.program->export_scene(p.state);
+          RunOutcome r;
+          std::string obj;
+          if (scene) {
+            r.faces = face_count(*scene);
+            if (format == "obj") obj = harness::scene_to_obj(*scene, mtl_library);
+          } else {
+            harness::MeshCollector mesh(p.state.limits);
+            r = p.program->run(p.state, mesh);
+            std::map<std::string, std::array<int, 2>> sizes;
+            const RenderSetup setup = p.program->render_setup(width, height);
+            // The engine's textures (given, or where it looks by default) give their sizes, without
+            // which texture coordinates cannot be put in 0..1.
+            std::set<std::string> unknown;
+            for (const auto& f : mesh.faces()) {
+              if (f.texture.empty() || sizes.count(f.texture) || unknown.count(f.texture)) continue;
+              const raster::Texture* t = setup.textures ? setup.textures(f.texture) : nullptr;
+              if (t != nullptr && t->valid()) {
+                sizes[f.texture] = {t->width, t->height};
+              } else {
+                unknown.insert(f.texture);
+              }
             }
+            for (const auto& name : unknown)
+              fmt::print(stderr,
+                         "shapevm: warning: texture {} not found; its faces are exported without "
+                         "texture coordinates (--textures says where the textures are)\n",
+                         name);
+            scene =
+                mesh.to_scene(p.program->source(), p.program->export_scale(), sizes, setup.palette);
+            if (format == "obj") obj = mesh.to_obj(p.program->export_scale(), sizes, mtl_library);
           }
-          for (const auto& name : unknown)
-            fmt::print(stderr,
-                       "shapevm: warning: texture {} not found; its faces are exported without "
-                       "texture coordinates (--textures says where the textures are)\n",
-                       name);
-          scene = mesh.to_scene(p.program->source(), p.program->export_scale(), sizes, setup.palette);
-          if (format == "obj") obj = mesh.to_obj(p.program->export_scale(), sizes, mtl_library);
-        }
-        if (format == "obj") {
-          // The OBJ and its MTL are written together or not at all: when the OBJ cannot be written
-          // (a full disk), the MTL just created for it is removed again, so no half export is left.
-          std::error_code ec;
-          const bool mtl_existed = std::filesystem::exists(mtl, ec);
-          write_text_atomic(mtl, harness::scene_to_mtl(*scene), overwrite);
-          try {
-            write_text_atomic(output, obj, overwrite);
-          } catch (...) {
-            if (!mtl_existed) std::filesystem::remove(mtl, ec);
-            throw;
+          if (format == "obj") {
+            // The OBJ and its MTL are written together or not at all: when the OBJ cannot be
+            // written (a full disk), the MTL just created for it is removed again, so no half
+            // export is left.
+            std::error_code ec;
+            const bool mtl_existed = std::filesystem::exists(mtl, ec);
+            write_text_atomic(mtl, harness::scene_to_mtl(*scene), overwrite);
+            try {
+              write_text_atomic(output, obj, overwrite);
+            } catch (...) {
+              if (!mtl_existed) std::filesystem::remove(mtl, ec);
+              throw;
+            }
+          } else {
+            write_file_atomic(output, harness::scene_to_gltf(*scene, format == "glb"), overwrite);
           }
-        } else {
-          write_file_atomic(output, harness::scene_to_gltf(*scene, format == "glb"), overwrite);
-        }
-        report_outcome(p.program->source(), r, ctx);
+          report_outcome(p.program->source(), r, ctx);
         });
   });
 }

@@ -24,8 +24,9 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
       "tables, LOD/detail sites, damage branches, x86 blocks, imports), Apache archives and\n"
       "records. With several files and --json, prints one JSON object per line. Exit 2 if a\n"
       "program is malformed (with several, the others are still described).");
-  add_inputs_options(cmd, opts->inputs,
-                     "Files, or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:#17, 3DOBJS.BIN:NAME)");
+  add_inputs_options(
+      cmd, opts->inputs,
+      "Files, or CONTAINER:MEMBER (FA_2.LIB:A10.SH, 3DOBJS.BIN:#17, 3DOBJS.BIN:NAME)");
   cmd->add_flag("--json", opts->json, "Print JSON");
   add_objend_option(cmd, opts->state.objend,
                     "FA: how PtrToObjEnd's operand is read (absolute or relative)");

@@ -34,22 +34,23 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
-    run_each_input(
-        o->inputs.files, o->inputs.engine, {o->output, ".jsonl", /*force=*/true}, false, ctx,
-        [&](const std::string& spec, const std::string& output) {
-          OpenedProgram p = open_for_run(o->inputs.one(spec), o->frame, o->state, width, height);
-          const std::string state_json =
-              dump_json(p.program->state_json(p.state), -1, /*ascii=*/true);
-          RunOutcome r;
-          write_trace_output(output, [&](std::FILE* out) {
-            harness::TraceWriter writer(out, !o->no_ops, p.state.limits);
-            writer.start(p.program->engine(), p.program->source(), state_json);
-            r = p.program->run(p.state, writer);
-          });
-          // The trace's last line says why a run stopped; stderr says it too, where a person
-          // looks, whether the trace went to a file or to stdout (as render does).
-          report_outcome(p.program->source(), r, ctx);
-        });
+    run_each_input(o->inputs.files, o->inputs.engine, {o->output, ".jsonl", /*force=*/true}, false,
+                   ctx, [&](const std::string& spec, const std::string& output) {
+                     OpenedProgram p =
+                         open_for_run(o->inputs.one(spec), o->frame, o->state, width, height);
+                     const std::string state_json =
+                         dump_json(p.program->state_json(p.state), -1, /*ascii=*/true);
+                     RunOutcome r;
+                     write_trace_output(output, [&](std::FILE* out) {
+                       harness::TraceWriter writer(out, !o->no_ops, p.state.limits);
+                       writer.start(p.program->engine(), p.program->source(), state_json);
+                       r = p.program->run(p.state, writer);
+                     });
+                     // The trace's last line says why a run stopped; stderr says it too, where a
+                     // person looks, whether the trace went to a file or to stdout (as render
+                     // does).
+                     report_outcome(p.program->source(), r, ctx);
+                   });
   });
 }
 

@@ -149,8 +149,9 @@ void add_input_options(CLI::App* cmd, InputOptions& o, const std::string& what) 
 
 void add_inputs_options(CLI::App* cmd, InputsOptions& o, const std::string& what) {
   cmd->add_option("files", o.files,
-                  what + "; several, or CONTAINER:PATTERN for every member whose name matches "
-                         "(FA_2.LIB:*.SH, resource.hog:*), run one by one in this process")
+                  what +
+                      "; several, or CONTAINER:PATTERN for every member whose name matches "
+                      "(FA_2.LIB:*.SH, resource.hog:*), run one by one in this process")
       ->required();
   add_engine_option(cmd, o.engine);
 }

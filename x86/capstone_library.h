@@ -7,8 +7,15 @@
 
 namespace shapevm::x86 {
 
+// clang-format off: one function a line
 #define SHAPEVM_CAPSTONE_FUNCTIONS(X) \
-  X(cs_open) X(cs_close) X(cs_option) X(cs_malloc) X(cs_free) X(cs_disasm_iter)
+  X(cs_open)                          \
+  X(cs_close)                         \
+  X(cs_option)                        \
+  X(cs_malloc)                        \
+  X(cs_free)                          \
+  X(cs_disasm_iter)
+// clang-format on
 
 struct CapstoneLibrary {
 #define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;

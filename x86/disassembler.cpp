@@ -10,7 +10,9 @@ namespace shapevm::x86 {
 
 namespace {
 // Every Capstone call goes through the table loaded on first use (capstone_library.h).
-const CapstoneLibrary& capstone() { return capstone_library(); }
+const CapstoneLibrary& capstone() {
+  return capstone_library();
+}
 }  // namespace
 
 struct Disassembler::Impl {

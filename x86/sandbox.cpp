@@ -40,7 +40,9 @@ const char* outcome_name(Outcome::Kind kind) {
 namespace {
 
 // Every Unicorn call goes through the table loaded with the first sandbox (unicorn_library.h).
-const UnicornLibrary& unicorn() { return unicorn_library(); }
+const UnicornLibrary& unicorn() {
+  return unicorn_library();
+}
 
 // The descriptor table on kSystemPage: null, ring-0 flat code (0x08) and data (0x10) used only to
 // climb down to ring 3 once, ring-3 flat code (0x1B) and data (0x23) the guest runs with. The
@@ -193,28 +195,29 @@ Sandbox::Sandbox(Observers observers) : impl_(std::make_unique<Impl>()) {
     throw std::runtime_error("cannot open Unicorn x86-32");
   uc_hook h;
   // All hooks before the first run (facts: later hooks miss already-translated code).
-  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::on_invalid_memory),
-              impl_.get(), 1, 0);
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_INVALID,
+                        reinterpret_cast<void*>(&Impl::on_invalid_memory), impl_.get(), 1, 0);
   unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Impl::on_interrupt),
-              impl_.get(), 1, 0);
-  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_in), impl_.get(), 1, 0,
-              UC_X86_INS_IN);
-  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_out), impl_.get(), 1,
-              0, UC_X86_INS_OUT);
+                        impl_.get(), 1, 0);
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_in),
+                        impl_.get(), 1, 0, UC_X86_INS_IN);
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_out),
+                        impl_.get(), 1, 0, UC_X86_INS_OUT);
   if (impl_->observers.on_instruction) {
-    unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::on_code), impl_.get(),
-                impl_->observers.code_begin, impl_->observers.code_end - 1);
+    unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::on_code),
+                          impl_.get(), impl_->observers.code_begin, impl_->observers.code_end - 1);
   }
   if (impl_->observers.on_read) {
     unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read),
-                impl_.get(), impl_->observers.watch_begin, impl_->observers.watch_end - 1);
+                          impl_.get(), impl_->observers.watch_begin,
+                          impl_->observers.watch_end - 1);
   }
-  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
-              1, 0, UC_X86_INS_SYSCALL);
-  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall), impl_.get(),
-              1, 0, UC_X86_INS_SYSENTER);
-  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_cpuid), impl_.get(), 1,
-              0, UC_X86_INS_CPUID);
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall),
+                        impl_.get(), 1, 0, UC_X86_INS_SYSCALL);
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall),
+                        impl_.get(), 1, 0, UC_X86_INS_SYSENTER);
+  unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_cpuid),
+                        impl_.get(), 1, 0, UC_X86_INS_CPUID);
   descend_to_ring3();
   unicorn().uc_context_alloc(impl_->uc, &impl_->clean);
   unicorn().uc_context_save(impl_->uc, impl_->clean);
@@ -229,7 +232,8 @@ void Sandbox::descend_to_ring3() {
   uc_engine* uc = impl_->uc;
   auto check = [](uc_err err, const char* what) {
     if (err != UC_ERR_OK)
-      throw std::runtime_error(fmt::format("x86 sandbox setup: {}: {}", what, unicorn().uc_strerror(err)));
+      throw std::runtime_error(
+          fmt::format("x86 sandbox setup: {}: {}", what, unicorn().uc_strerror(err)));
   };
   check(unicorn().uc_mem_map(uc, kSystemPage, kPageSize, UC_PROT_ALL), "map the system page");
   check(unicorn().uc_mem_write(uc, kSystemPage, kGdt, sizeof kGdt), "write the descriptor table");
@@ -257,8 +261,10 @@ void Sandbox::descend_to_ring3() {
   if ((cs & 0xFFFF) != kRing3Code || (ss & 0xFFFF) != kRing3Data || impl_->faulted)
     throw std::runtime_error("x86 sandbox setup: the CPU did not reach ring 3");
   // From now on the guest may read the table but neither write nor execute the page.
-  check(unicorn().uc_mem_protect(uc, kSystemPage, kPageSize, UC_PROT_READ), "protect the system page");
-  unicorn().uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), kSystemPage, uint64_t{kSystemPage} + kPageSize);
+  check(unicorn().uc_mem_protect(uc, kSystemPage, kPageSize, UC_PROT_READ),
+        "protect the system page");
+  unicorn().uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), kSystemPage,
+                   uint64_t{kSystemPage} + kPageSize);
   for (size_t i = 0; i < kSegments.size(); ++i) {
     uint32_t v = 0;
     unicorn().uc_reg_read(uc, kSegments[i].first, &v);
@@ -288,7 +294,8 @@ void Sandbox::unmap_all() {
   // Drop the translations of every mapped range, not the whole cache: a full translation-block
   // flush clears megabytes of Unicorn's tables and costs far more than the remap itself.
   for (auto [address, size] : impl_->mapped) {
-    unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), address, uint64_t{address} + size);
+    unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), address,
+                     uint64_t{address} + size);
     unicorn().uc_mem_unmap(impl_->uc, address, size);
   }
   impl_->mapped.clear();
@@ -384,7 +391,8 @@ void Sandbox::classify_interrupt(Outcome& out) const {
   // The hot path first: every exit through an exit page is a refused HLT. (An `int 0x0d` right
   // before an F4 byte would read as that HLT; both stop the block.)
   uint8_t first = 0;
-  if (out.interrupt == 13 && unicorn().uc_mem_read(uc, eip, &first, 1) == UC_ERR_OK && first == 0xF4) {
+  if (out.interrupt == 13 && unicorn().uc_mem_read(uc, eip, &first, 1) == UC_ERR_OK &&
+      first == 0xF4) {
     out.kind = Outcome::Kind::kHalted;
     return;
   }
@@ -401,7 +409,8 @@ void Sandbox::classify_interrupt(Outcome& out) const {
   if (out.interrupt != 13) return;
   uint8_t bytes[15] = {};
   size_t n = sizeof bytes;
-  if (unicorn().uc_mem_read(uc, eip, bytes, n) != UC_ERR_OK) {  // near the end of a mapping: bytewise
+  if (unicorn().uc_mem_read(uc, eip, bytes, n) !=
+      UC_ERR_OK) {  // near the end of a mapping: bytewise
     n = 0;
     while (n < sizeof bytes && unicorn().uc_mem_read(uc, eip + n, bytes + n, 1) == UC_ERR_OK) ++n;
   }

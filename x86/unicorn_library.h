@@ -7,11 +7,28 @@
 
 namespace shapevm::x86 {
 
-#define SHAPEVM_UNICORN_FUNCTIONS(X)                                                           \
-  X(uc_open) X(uc_close) X(uc_strerror) X(uc_ctl) X(uc_hook_add) X(uc_reg_read) X(uc_reg_write) \
-      X(uc_mem_map) X(uc_mem_map_ptr) X(uc_mem_unmap) X(uc_mem_protect) X(uc_mem_read)          \
-          X(uc_mem_write) X(uc_emu_start) X(uc_emu_stop) X(uc_context_alloc) X(uc_context_save) \
-              X(uc_context_restore) X(uc_context_free)
+// clang-format off: one function a line
+#define SHAPEVM_UNICORN_FUNCTIONS(X) \
+  X(uc_open)                         \
+  X(uc_close)                        \
+  X(uc_strerror)                     \
+  X(uc_ctl)                          \
+  X(uc_hook_add)                     \
+  X(uc_reg_read)                     \
+  X(uc_reg_write)                    \
+  X(uc_mem_map)                      \
+  X(uc_mem_map_ptr)                  \
+  X(uc_mem_unmap)                    \
+  X(uc_mem_protect)                  \
+  X(uc_mem_read)                     \
+  X(uc_mem_write)                    \
+  X(uc_emu_start)                    \
+  X(uc_emu_stop)                     \
+  X(uc_context_alloc)                \
+  X(uc_context_save)                 \
+  X(uc_context_restore)              \
+  X(uc_context_free)
+// clang-format on
 
 struct UnicornLibrary {
 #define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;

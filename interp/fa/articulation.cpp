@@ -13,7 +13,9 @@ namespace shapevm::fa {
 namespace {
 
 // Every Capstone call goes through the table loaded on first use (x86/capstone_library.h).
-const x86::CapstoneLibrary& capstone() { return x86::capstone_library(); }
+const x86::CapstoneLibrary& capstone() {
+  return x86::capstone_library();
+}
 
 // Bytecode that may sit between two chained blocks without breaking the run: the arm a block
 // re-enters. Calls return and continue; jumps leave. None of them draws anything inline.

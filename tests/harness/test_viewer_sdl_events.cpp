@@ -121,7 +121,8 @@ TEST_CASE("viewer sdl: every bound key is an SDL key name and docs/viewer.md lis
   const std::string doc = text.str();
   for (const auto& b : key_bindings()) {
     INFO(b.key);
-    const SDL_Keycode code = shapevm::harness::sdl_library().SDL_GetKeyFromName(std::string(b.key).c_str());
+    const SDL_Keycode code =
+        shapevm::harness::sdl_library().SDL_GetKeyFromName(std::string(b.key).c_str());
     CHECK(code != SDLK_UNKNOWN);
     // The name SDL reports for that key finds the same binding (what the front end looks up).
     const KeyBinding* found = binding_for_key(shapevm::harness::sdl_library().SDL_GetKeyName(code));

@@ -16,7 +16,9 @@ namespace fs = std::filesystem;
 
 const std::string kExamples = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/";
 
-std::string q(const fs::path& p) { return shell_quote(p.string()); }
+std::string q(const fs::path& p) {
+  return shell_quote(p.string());
+}
 
 size_t count_lines(const std::string& text, const std::string& needle) {
   size_t n = 0;
@@ -30,9 +32,10 @@ fs::path awkward_library(const ScratchDir& dir) {
   const auto jet = shapevm::read_file(kExamples + "jet.SH");
   const auto tank = shapevm::read_file(kExamples + "tank.SH");
   const fs::path lib = dir / "AWKWARD.LIB";
-  shapevm::write_file_atomic(
-      lib, shapevm::test::build_ealib({{"../EVIL.SH", 0, jet}, {"TANK.SH", 0, tank},
-                                       {"tank.sh", 0, jet}, {"TANK.SH", 0, jet}}));
+  shapevm::write_file_atomic(lib, shapevm::test::build_ealib({{"../EVIL.SH", 0, jet},
+                                                              {"TANK.SH", 0, tank},
+                                                              {"tank.sh", 0, jet},
+                                                              {"TANK.SH", 0, jet}}));
   return lib;
 }
 
@@ -88,10 +91,10 @@ TEST_CASE("CONTAINER:PATTERN runs every member whose name matches, in container 
   // Matched without regard to case; a name repeated (in any case) is reached by index and written
   // under a suffixed name; a name that climbs out of the folder stays inside it.
   CHECK(r.out == lib.string() + ":../EVIL.SH -> " + (dir / "out" / "_.._EVIL.SH.png").string() +
-                     "\n" + lib.string() + ":TANK.SH -> " +
-                     (dir / "out" / "TANK.SH.png").string() + "\n" + lib.string() +
-                     ":#2 -> " + (dir / "out" / "tank.sh~2.png").string() + "\n" +
-                     lib.string() + ":#3 -> " + (dir / "out" / "TANK.SH~3.png").string() + "\n");
+                     "\n" + lib.string() + ":TANK.SH -> " + (dir / "out" / "TANK.SH.png").string() +
+                     "\n" + lib.string() + ":#2 -> " + (dir / "out" / "tank.sh~2.png").string() +
+                     "\n" + lib.string() + ":#3 -> " + (dir / "out" / "TANK.SH~3.png").string() +
+                     "\n");
   CHECK_FALSE(fs::exists(dir / "EVIL.SH.png"));
   // Each output is the member's own frame: #3 holds the jet, TANK.SH the tank.
   REQUIRE(run_cli("render " + q(kExamples + "jet.SH") + " -o " + q(dir / "jet.png")).exit_code ==
@@ -104,8 +107,7 @@ TEST_CASE("CONTAINER:PATTERN runs every member whose name matches, in container 
   CHECK(none.err.find("the pattern '*.PIC' matches none of the 4 members of " + lib.string()) !=
         std::string::npos);
 
-  const CliResult not_container =
-      run_cli("info " + q(kExamples + "jet.SH") + ":*");
+  const CliResult not_container = run_cli("info " + q(kExamples + "jet.SH") + ":*");
   CHECK(not_container.exit_code == 2);
   CHECK(not_container.err.find("holds no members") != std::string::npos);
 }

@@ -29,9 +29,10 @@ bool loaded(const CliResult& r, const std::string& soname_stem) {
 
 TEST_CASE("start-up loads none of Unicorn, Capstone and SDL2") {
   const ScratchDir dir;
-  for (const std::string& args : std::vector<std::string>{"--version", "info " + shell_quote(kHangar),
-                                 "render " + shell_quote(kHangar) + " -o " +
-                                     shell_quote((dir / "hangar.png").string())}) {
+  for (const std::string& args :
+       std::vector<std::string>{"--version", "info " + shell_quote(kHangar),
+                                "render " + shell_quote(kHangar) + " -o " +
+                                    shell_quote((dir / "hangar.png").string())}) {
     CAPTURE(args);
     const CliResult r = loader_report(args);
     REQUIRE(r.exit_code == 0);
@@ -45,8 +46,8 @@ TEST_CASE("start-up loads none of Unicorn, Capstone and SDL2") {
 
 TEST_CASE("a shape with embedded x86 loads Unicorn when it runs, and Capstone when disassembled") {
   const ScratchDir dir;
-  const CliResult run =
-      loader_report("render " + shell_quote(kJet) + " -o " + shell_quote((dir / "jet.png").string()));
+  const CliResult run = loader_report("render " + shell_quote(kJet) + " -o " +
+                                      shell_quote((dir / "jet.png").string()));
   REQUIRE(run.exit_code == 0);
   CHECK(loaded(run, "libunicorn.so"));
   CHECK(run.err.find("dynamically loaded by") != std::string::npos);
