@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "core/input_error.h"
+
 namespace shapevm::core {
 
 SharedLibrary SharedLibrary::open(std::initializer_list<const char*> sonames,
@@ -16,8 +18,9 @@ SharedLibrary SharedLibrary::open(std::initializer_list<const char*> sonames,
     const char* why = dlerror();
     reasons += fmt::format("{}{}", reasons.empty() ? "" : "; ", why ? why : soname);
   }
-  throw std::runtime_error(
-      fmt::format("{} needs a shared library that could not be loaded ({})", purpose, reasons));
+  // The machine lacks a library (an environment problem, like a missing display): exit 2.
+  throw InputError(*sonames.begin(),
+                   fmt::format("cannot be loaded, and {} needs it ({})", purpose, reasons));
 }
 
 void* SharedLibrary::symbol(const char* name) const {

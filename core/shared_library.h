@@ -19,8 +19,8 @@ namespace shapevm::core {
 
 class SharedLibrary {
  public:
-  // Opens the first of `sonames` that loads. Throws std::runtime_error naming `purpose`, each
-  // soname tried and the loader's own reason when none does. The library stays loaded for the
+  // Opens the first of `sonames` that loads. Throws InputError (exit 2: the machine lacks a
+  // library) naming `purpose`, each soname tried and the loader's own reason when none does. The library stays loaded for the
   // rest of the process (its functions may be called from anywhere once resolved).
   static SharedLibrary open(std::initializer_list<const char*> sonames, std::string_view purpose);
 

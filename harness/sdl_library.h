@@ -47,7 +47,7 @@ struct SdlLibrary {
 };
 
 // Loads libSDL2-2.0.so.0 on the first call (thread-safe) and returns the same table afterwards.
-// Throws std::runtime_error saying what could not be loaded.
+// Throws InputError saying what could not be loaded.
 const SdlLibrary& sdl_library();
 
 }  // namespace shapevm::harness

@@ -24,7 +24,7 @@ struct CapstoneLibrary {
 };
 
 // Loads libcapstone.so.<the headers' major version> on the first call (thread-safe) and returns
-// the same table afterwards. Throws std::runtime_error saying what could not be loaded.
+// the same table afterwards. Throws InputError saying what could not be loaded.
 const CapstoneLibrary& capstone_library();
 
 }  // namespace shapevm::x86

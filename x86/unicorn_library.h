@@ -37,7 +37,7 @@ struct UnicornLibrary {
 };
 
 // Loads libunicorn.so.<the headers' major version> on the first call (thread-safe) and returns
-// the same table afterwards. Throws std::runtime_error saying what could not be loaded.
+// the same table afterwards. Throws InputError saying what could not be loaded.
 const UnicornLibrary& unicorn_library();
 
 }  // namespace shapevm::x86
