@@ -15,13 +15,21 @@
 #define SHAPEVM_STRINGIFY_VALUE(x) SHAPEVM_STRINGIFY(x)
 #define SHAPEVM_STRINGIFY(x) #x
 
+// For a table of a library's functions listed by an X-macro: one field per function, typed as the
+// function's own declaration (so a call through it is checked like a call to the function)...
+#define SHAPEVM_FUNCTION_FIELD(name) decltype(&::name) name = nullptr;
+// ...and its resolution from a SharedLibrary called `library` into a table called `table`.
+#define SHAPEVM_RESOLVE_FUNCTION_FIELD(name) \
+  table.name = library.function<decltype(&::name)>(#name);
+
 namespace shapevm::core {
 
 class SharedLibrary {
  public:
   // Opens the first of `sonames` that loads. Throws InputError (exit 2: the machine lacks a
-  // library) naming `purpose`, each soname tried and the loader's own reason when none does. The library stays loaded for the
-  // rest of the process (its functions may be called from anywhere once resolved).
+  // library) naming `purpose`, each soname tried and the loader's own reason when none does. The
+  // library stays loaded for the rest of the process (its functions may be called from anywhere
+  // once resolved).
   static SharedLibrary open(std::initializer_list<const char*> sonames, std::string_view purpose);
 
   // The address of `name`; throws std::runtime_error naming the library and the symbol when it is

@@ -5,6 +5,8 @@
 
 #include <SDL.h>
 
+#include "core/shared_library.h"
+
 namespace shapevm::harness {
 
 // clang-format off: one function a line
@@ -41,9 +43,7 @@ namespace shapevm::harness {
 // clang-format on
 
 struct SdlLibrary {
-#define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;
-  SHAPEVM_SDL_FUNCTIONS(SHAPEVM_DECLARE_FUNCTION)
-#undef SHAPEVM_DECLARE_FUNCTION
+  SHAPEVM_SDL_FUNCTIONS(SHAPEVM_FUNCTION_FIELD)
 };
 
 // Loads libSDL2-2.0.so.0 on the first call (thread-safe) and returns the same table afterwards.

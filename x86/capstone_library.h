@@ -5,6 +5,8 @@
 
 #include <capstone/capstone.h>
 
+#include "core/shared_library.h"
+
 namespace shapevm::x86 {
 
 // clang-format off: one function a line
@@ -18,9 +20,7 @@ namespace shapevm::x86 {
 // clang-format on
 
 struct CapstoneLibrary {
-#define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;
-  SHAPEVM_CAPSTONE_FUNCTIONS(SHAPEVM_DECLARE_FUNCTION)
-#undef SHAPEVM_DECLARE_FUNCTION
+  SHAPEVM_CAPSTONE_FUNCTIONS(SHAPEVM_FUNCTION_FIELD)
 };
 
 // Loads libcapstone.so.<the headers' major version> on the first call (thread-safe) and returns

@@ -5,6 +5,8 @@
 
 #include <unicorn/unicorn.h>
 
+#include "core/shared_library.h"
+
 namespace shapevm::x86 {
 
 // clang-format off: one function a line
@@ -31,9 +33,7 @@ namespace shapevm::x86 {
 // clang-format on
 
 struct UnicornLibrary {
-#define SHAPEVM_DECLARE_FUNCTION(name) decltype(&::name) name = nullptr;
-  SHAPEVM_UNICORN_FUNCTIONS(SHAPEVM_DECLARE_FUNCTION)
-#undef SHAPEVM_DECLARE_FUNCTION
+  SHAPEVM_UNICORN_FUNCTIONS(SHAPEVM_FUNCTION_FIELD)
 };
 
 // Loads libunicorn.so.<the headers' major version> on the first call (thread-safe) and returns
