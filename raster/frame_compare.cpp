@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <stdexcept>
 
 namespace shapevm::raster {
@@ -35,20 +36,33 @@ FrameComparison compare_frames(const Framebuffer& expected, const Framebuffer& a
       (excluded->width() != expected.width() || excluded->height() != expected.height())) {
     throw std::invalid_argument("exclusion mask size differs from the frames");
   }
-  const std::vector<bool> equal =
-      options.same_colour != nullptr ? index_equality(options.same_colour) : std::vector<bool>{};
+  // Built only when two indices first differ: most comparisons find none, and the table costs
+  // 65,536 colour comparisons.
+  std::vector<bool> equal;
+  const size_t width = static_cast<size_t>(expected.width());
   int left = expected.width(), top = expected.height(), right = 0, bottom = 0;
   for (int y = 0; y < expected.height(); ++y) {
     const uint8_t* e = expected.row(y);
     const uint8_t* a = actual.row(y);
     const uint8_t* m = excluded != nullptr ? excluded->row(y) : nullptr;
+    // A row whose indices all match has no difference, masked or not; only its excluded pixels
+    // are left to count.
+    if (std::memcmp(e, a, width) == 0) {
+      if (m != nullptr)
+        out.excluded +=
+            static_cast<uint64_t>(width - static_cast<size_t>(std::count(m, m + width, 0)));
+      continue;
+    }
     for (int x = 0; x < expected.width(); ++x) {
       if (m != nullptr && m[x] != 0) {
         ++out.excluded;
         continue;
       }
       if (e[x] == a[x]) continue;
-      if (!equal.empty() && equal[static_cast<size_t>(e[x]) * 256 + a[x]]) continue;
+      if (options.same_colour != nullptr) {
+        if (equal.empty()) equal = index_equality(options.same_colour);
+        if (equal[static_cast<size_t>(e[x]) * 256 + a[x]]) continue;
+      }
       if (out.differing == 0) out.first = PixelDifference{x, y, e[x], a[x]};
       ++out.differing;
       left = std::min(left, x);
@@ -73,11 +87,17 @@ void exclude_rect(Framebuffer& mask, const ClipRect& rect) {
 PaletteComparison compare_palettes(const Framebuffer& expected, const Palette& expected_palette,
                                    int expected_entries, const Framebuffer& actual,
                                    const Palette& actual_palette, int actual_entries) {
+  const int limit = std::min({expected_entries, actual_entries, 256});
+  PaletteComparison out;
+  // Palettes that agree on every compared entry agree on the used ones: no need to find which
+  // entries the frames use (a pass over every pixel of both).
+  if (limit <= 0 ||
+      std::equal(expected_palette.colors.begin(), expected_palette.colors.begin() + limit,
+                 actual_palette.colors.begin()))
+    return out;
   std::array<bool, 256> used{};
   for (uint8_t v : expected.pixels()) used[v] = true;
   for (uint8_t v : actual.pixels()) used[v] = true;
-  const int limit = std::min({expected_entries, actual_entries, 256});
-  PaletteComparison out;
   for (int i = 0; i < limit; ++i) {
     const auto at = static_cast<size_t>(i);
     if (!used[at] || expected_palette.colors[at] == actual_palette.colors[at]) continue;

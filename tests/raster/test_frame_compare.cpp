@@ -90,6 +90,25 @@ TEST_CASE("compare: excluded pixels (mask and rectangles) are not compared") {
   CHECK_THROWS_AS(compare_frames(a, b, options), std::invalid_argument);
 }
 
+TEST_CASE("compare: rows that match still count their excluded pixels, row by row") {
+  // Every row of a and b matches but one; the excluded count covers matching rows and the
+  // differing one alike.
+  const Framebuffer a(32, 8, 3);
+  Framebuffer b = a;
+  b.set(20, 5, 4);
+  Framebuffer excluded(32, 8, 0);
+  exclude_rect(excluded, {0, 0, 2, 8});  // two columns in every row
+  excluded.set(31, 0, 1);
+  CompareOptions options;
+  options.excluded = &excluded;
+  const FrameComparison c = compare_frames(a, b, options);
+  CHECK(c.excluded == 2 * 8 + 1);
+  CHECK(c.differing == 1);
+  CHECK(c.bounds == ClipRect{20, 5, 21, 6});
+  CHECK(compare_frames(a, a, options).excluded == 2 * 8 + 1);
+  CHECK(compare_frames(a, a).excluded == 0);
+}
+
 TEST_CASE("compare: with a same-colour palette, indices showing the same colour are equal") {
   Palette p = default_palette();
   p.colors[200] = p.colors[7];  // a repeated colour: an RGB capture maps it to 7
@@ -107,6 +126,8 @@ TEST_CASE("compare: a palette-only difference is found among the entries the fra
   Palette q = p;
   q.colors[40] = {1, 2, 3};  // not used by the frame: no visible difference
   CHECK(compare_palettes(frame, p, 256, frame, q, 256).identical());
+  CHECK(compare_palettes(frame, p, 256, frame, p, 256).identical());
+  CHECK(compare_palettes(frame, p, 0, frame, q, 0).identical());
   q.colors[12] = {9, 9, 9};  // used: same indices, different colour
   const PaletteComparison c = compare_palettes(frame, p, 256, frame, q, 256);
   CHECK(c.differing == 1);
