@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
+
 #include "core/input_error.h"
 #include "interp/apache/assumptions.h"
 
@@ -58,7 +60,9 @@ std::vector<uint8_t> encode_3dpal(const std::array<raster::Rgb, 224>& colours) {
   return out;
 }
 
-ShadingTables build_shading_tables(const std::array<raster::Rgb, 224>& colours) {
+namespace {
+
+ShadingTables compute_shading_tables(const std::array<raster::Rgb, 224>& colours) {
   ShadingTables t;
   t.model = colours;
   // Entries 224..255 (sky, fog, warzone terrain in the game) keep the built-in palette's.
@@ -89,6 +93,26 @@ ShadingTables build_shading_tables(const std::array<raster::Rgb, 224>& colours) 
     t.haze[static_cast<size_t>(c)] =
         nearest(colours, (rgb.r * 7 + 255) / 8, (rgb.g * 7 + 255) / 8, (rgb.b * 7 + 255) / 8);
   }
+  return t;
+}
+
+}  // namespace
+
+ShadingTables build_shading_tables(const std::array<raster::Rgb, 224>& colours) {
+  // Every Apache program opened builds these, nearly always from the same palette (a regression
+  // run, a batch over an archive), and the nearest-colour searches cost more than most runs:
+  // keep the last few, for any thread.
+  static std::mutex lock;
+  static std::vector<ShadingTables> recent;
+  {
+    const std::lock_guard<std::mutex> guard(lock);
+    for (const ShadingTables& t : recent)
+      if (t.model == colours) return t;
+  }
+  ShadingTables t = compute_shading_tables(colours);
+  const std::lock_guard<std::mutex> guard(lock);
+  if (recent.size() == 4) recent.erase(recent.begin());
+  recent.push_back(t);
   return t;
 }
 
