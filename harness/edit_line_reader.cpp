@@ -1,6 +1,5 @@
 #include "harness/edit_line_reader.h"
 
-#include <histedit.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -10,38 +9,46 @@
 #include <stdexcept>
 
 #include "harness/command_words.h"
+#include "harness/edit_library.h"
 
 namespace shapevm::harness {
+
+namespace {
+// Every libedit call goes through the table loaded with the first prompt (edit_library.h).
+const EditLibrary& edit() {
+  return edit_library();
+}
+}  // namespace
 
 EditLineReader::EditLineReader(const char* program, std::FILE* in, std::FILE* out, std::FILE* err,
                                const volatile std::sig_atomic_t* interrupt)
     : in_fd_(fileno(in)), interrupt_(interrupt) {
-  el_ = el_init(program, in, out, err);
+  el_ = edit().el_init(program, in, out, err);
   if (el_ == nullptr) throw std::runtime_error("libedit cannot use the terminal");
-  history_ = history_init();
+  history_ = edit().history_init();
   if (history_ == nullptr) {
-    el_end(el_);
+    edit().el_end(el_);
     throw std::runtime_error("libedit cannot keep a history");
   }
   HistEvent event;
-  ::history(history_, &event, H_SETSIZE, 1000);
-  ::history(history_, &event, H_SETUNIQUE, 1);  // a repeated line is one entry, as in gdb
-  el_set(el_, EL_CLIENTDATA, this);
-  el_set(el_, EL_PROMPT, &EditLineReader::prompt_of);
-  el_set(el_, EL_EDITOR, "emacs");
-  el_set(el_, EL_HIST, ::history, history_);
-  el_set(el_, EL_GETCFN, &EditLineReader::read_char);
-  el_source(el_, nullptr);  // ~/.editrc, as every libedit program reads it
+  edit().history(history_, &event, H_SETSIZE, 1000);
+  edit().history(history_, &event, H_SETUNIQUE, 1);  // a repeated line is one entry, as in gdb
+  edit().el_set(el_, EL_CLIENTDATA, this);
+  edit().el_set(el_, EL_PROMPT, &EditLineReader::prompt_of);
+  edit().el_set(el_, EL_EDITOR, "emacs");
+  edit().el_set(el_, EL_HIST, edit().history, history_);
+  edit().el_set(el_, EL_GETCFN, &EditLineReader::read_char);
+  edit().el_source(el_, nullptr);  // ~/.editrc, as every libedit program reads it
 }
 
 EditLineReader::~EditLineReader() {
-  el_end(el_);  // also gives the terminal its modes back
-  history_end(history_);
+  edit().el_end(el_);  // also gives the terminal its modes back
+  edit().history_end(history_);
 }
 
 char* EditLineReader::prompt_of(editline* el) {
   void* self = nullptr;
-  el_get(el, EL_CLIENTDATA, &self);
+  edit().el_get(el, EL_CLIENTDATA, &self);
   return static_cast<EditLineReader*>(self)->prompt_.data();
 }
 
@@ -51,7 +58,7 @@ char* EditLineReader::prompt_of(editline* el) {
 // ends the line within that, however the signal and the read interleave.
 int EditLineReader::read_char(editline* el, wchar_t* out) {
   void* data = nullptr;
-  el_get(el, EL_CLIENTDATA, &data);
+  edit().el_get(el, EL_CLIENTDATA, &data);
   const auto* self = static_cast<const EditLineReader*>(data);
   char bytes[MB_LEN_MAX];
   size_t count = 0;
@@ -90,7 +97,7 @@ ReadLine EditLineReader::read(std::string_view prompt) {
   prompt_ = std::string(prompt);
   int count = 0;
   errno = 0;
-  const char* line = el_gets(el_, &count);
+  const char* line = edit().el_gets(el_, &count);
   const int error = errno;
   // libedit ends a read cut short by a signal with an error (count -1 on an empty line), or
   // returns what was typed so far without its newline.
@@ -104,7 +111,7 @@ ReadLine EditLineReader::read(std::string_view prompt) {
   }
   if (!trim(text).empty()) {
     HistEvent event;
-    ::history(history_, &event, H_ENTER, text.c_str());
+    edit().history(history_, &event, H_ENTER, text.c_str());
   }
   return {ReadLine::Kind::kLine, std::move(text)};
 }

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <ios>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <system_error>
 
 #include "core/input_error.h"
@@ -53,6 +55,51 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, const 
   return std::nullopt;
 }
 
+struct CommandEntry {
+  std::string_view name;
+  void (*add)(CLI::App&, CommandContext&);
+};
+
+// Every command, in the order `--help` lists them.
+constexpr CommandEntry kCommands[] = {
+    {"lib", register_lib_command},
+    {"disasm", register_disasm_command},
+    {"info", register_info_command},
+    {"asm", register_asm_command},
+    {"gen", register_gen_command},
+    {"examples", register_examples_command},
+    {"trace", register_trace_command},
+    {"render", register_render_command},
+    {"export", register_export_command},
+    {"variants", register_variants_command},
+    {"view", register_view_command},
+    {"check", register_check_command},
+    {"compare", register_compare_command},
+    {"regress", register_regress_command},
+    {"trace-diff", register_trace_diff_command},
+    {"debug", register_debug_command},
+    {"dap", register_dap_command},
+    {"help", register_help_command},
+};
+
+// The commands this invocation needs set up. Building every command's options and help is a
+// good part of a start-up (shell loops over a corpus pay it once per file), and only one command
+// runs: the one the first word names. Everything is set up when something may list the commands:
+// `--help`, `help`, or a first word that names no command (answered with the closest names).
+// Without any word (`--version`, or nothing: "a command is required"), none is needed.
+std::span<const CommandEntry> commands_to_register(int argc, const char* const* argv) {
+  const std::span<const CommandEntry> all(kCommands);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--help" || word == "-h") return all;
+    if (word.empty() || word[0] == '-') continue;
+    for (size_t c = 0; c < all.size(); ++c)
+      if (all[c].name == word && word != "help") return all.subspan(c, 1);
+    return all;
+  }
+  return {};
+}
+
 }  // namespace
 
 int report_current_exception() {
@@ -90,24 +137,7 @@ int run_shapevm(int argc, const char* const* argv) {
   app.failure_message(failure_message);
   app.set_version_flag("--version", "shapevm 0.1.0");
   CommandContext ctx;
-  register_lib_command(app, ctx);
-  register_disasm_command(app, ctx);
-  register_info_command(app, ctx);
-  register_asm_command(app, ctx);
-  register_gen_command(app, ctx);
-  register_examples_command(app, ctx);
-  register_trace_command(app, ctx);
-  register_render_command(app, ctx);
-  register_export_command(app, ctx);
-  register_variants_command(app, ctx);
-  register_view_command(app, ctx);
-  register_check_command(app, ctx);
-  register_compare_command(app, ctx);
-  register_regress_command(app, ctx);
-  register_trace_diff_command(app, ctx);
-  register_debug_command(app, ctx);
-  register_dap_command(app, ctx);
-  register_help_command(app, ctx);
+  for (const CommandEntry& command : commands_to_register(argc, argv)) command.add(app, ctx);
   if (const auto word = unknown_command(app, argc, argv)) {
     fmt::print(stderr, "shapevm: error: {}\n", unknown_command_message(app, *word));
     return kExitBadInput;

@@ -1,5 +1,5 @@
-// Start-up cost: Unicorn, Capstone and SDL2 (with its window-system and audio libraries) are
-// opened when a run first needs them, never when shapevm starts. Checked on the real executable
+// Start-up cost: Unicorn, Capstone, SDL2 (with its window-system and audio libraries) and libedit
+// are opened when a run first needs them, never when shapevm starts. Checked on the real executable
 // through the dynamic loader's own report (LD_DEBUG=files lists every object it loads, and why).
 #include <doctest/doctest.h>
 
@@ -28,7 +28,7 @@ bool loaded(const CliResult& r, const std::string& soname_stem) {
 
 }  // namespace
 
-TEST_CASE("start-up loads none of Unicorn, Capstone and SDL2") {
+TEST_CASE("start-up loads none of Unicorn, Capstone, SDL2 and libedit") {
   const ScratchDir dir;
   for (const std::string& args :
        std::vector<std::string>{"--version", "info " + shell_quote(kHangar),
@@ -42,6 +42,7 @@ TEST_CASE("start-up loads none of Unicorn, Capstone and SDL2") {
     CHECK_FALSE(loaded(r, "libunicorn"));
     CHECK_FALSE(loaded(r, "libcapstone"));
     CHECK_FALSE(loaded(r, "libSDL2"));
+    CHECK_FALSE(loaded(r, "libedit"));
   }
 }
 
