@@ -133,3 +133,20 @@ TEST_CASE("cli strict options: the output's extension must name the format writt
         0);
   CHECK(std::filesystem::exists(dir / "t.mesh"));
 }
+
+TEST_CASE("cli messages: only the named command is set up, and nothing a user reads changes") {
+  // `render` alone is set up for `render ...`; `--help` sets up every command to list them.
+  auto all = run_cli("--help");
+  CHECK(all.exit_code == 0);
+  for (const char* name :
+       {"lib", "disasm", "info", "asm", "gen", "examples", "trace", "render", "export", "variants",
+        "view", "check", "compare", "regress", "trace-diff", "debug", "dap", "help"})
+    CHECK_MESSAGE(has(all.out, std::string("  ") + name + " "), name);
+  auto version = run_cli("--version");
+  CHECK(version.exit_code == 0);
+  CHECK(version.out == "shapevm 0.1.0\n");
+  // The command word may follow an option; the error is the same as with every command set up.
+  auto misplaced = run_cli("--bogus render");
+  CHECK(misplaced.exit_code == 2);
+  CHECK(misplaced.err.rfind("shapevm: error: ", 0) == 0);
+}
