@@ -63,6 +63,8 @@ void expand_pattern(const std::string& arg, const std::string& path, const std::
                     const std::string& forced_engine, std::vector<BatchInput>& out,
                     std::set<std::string>& taken) {
   const EngineInput container = read_input(path);
+  if (container.member)
+    throw InputError(arg, "a member pattern needs a container file, not a member of one");
   const Engine& engine = engine_for(container, forced_engine);
   if (!engine.is_container(container.bytes))
     throw InputError(path, 0,

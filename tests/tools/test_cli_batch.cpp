@@ -107,6 +107,11 @@ TEST_CASE("CONTAINER:PATTERN runs every member whose name matches, in container 
   CHECK(none.err.find("the pattern '*.PIC' matches none of the 4 members of " + lib.string()) !=
         std::string::npos);
 
+  const CliResult nested = run_cli("info " + q(lib.string() + ":TANK.SH:*"));
+  CHECK(nested.exit_code == 2);
+  CHECK(nested.err.find("a member pattern needs a container file, not a member of one") !=
+        std::string::npos);
+
   const CliResult not_container = run_cli("info " + q(kExamples + "jet.SH") + ":*");
   CHECK(not_container.exit_code == 2);
   CHECK(not_container.err.find("holds no members") != std::string::npos);
