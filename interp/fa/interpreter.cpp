@@ -777,7 +777,10 @@ struct Interpreter::Machine {
 };
 
 Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
-    : shape_(shape), walk_(walk_shape(shape, walk_options)), pool_(assumed::kPoolSlots) {
+    : Interpreter(shape, walk_shape(shape, walk_options)) {}
+
+Interpreter::Interpreter(const Shape& shape, WalkResult walk)
+    : shape_(shape), walk_(std::move(walk)), pool_(assumed::kPoolSlots) {
   std::set<uint16_t, std::greater<>> thresholds;
   for (size_t i = 0; i < walk_.items.size(); ++i) {
     const auto& item = walk_.items[i];

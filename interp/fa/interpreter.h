@@ -28,16 +28,16 @@ enum class Dispatch : uint8_t { kThreaded, kSwitch };
 // Why a run ended. Code decides on this, never on RunResult::reason (that text is for people and
 // traces, which print it unchanged).
 enum class StopReason : uint8_t {
-  kEndObject,          // EndObject (0x00)                        "EndObject"
-  kTopLevelShortEof,   // ShortEOF with no call to return from    "ShortEOF at top level"
-  kStepBudget,         // RunState::step_limit reached            "budget: steps"
-  kWorkBudget,         // a sink's work budget exhausted           "budget: faces", "budget: pixels",
-                       // "budget: trace bytes" (interp/common/work_limits.h)
-  kCallDepthBudget,    // RunState::call_depth_limit reached      "call depth limit N reached ..."
-  kX86Stopped,         // an embedded x86 block did not resume    "x86 block at ... stopped: ..."
-  kFault,              // any other diagnostic that ends the run: bad or odd opcode, operands or
-                       // a transfer outside CODE, a full pool, a bad object-record read, ...
-  kDebugger,           // the debug hook asked to stop            "stopped by the debugger"
+  kEndObject,         // EndObject (0x00)                        "EndObject"
+  kTopLevelShortEof,  // ShortEOF with no call to return from    "ShortEOF at top level"
+  kStepBudget,        // RunState::step_limit reached            "budget: steps"
+  kWorkBudget,        // a sink's work budget exhausted           "budget: faces", "budget: pixels",
+                      // "budget: trace bytes" (interp/common/work_limits.h)
+  kCallDepthBudget,   // RunState::call_depth_limit reached      "call depth limit N reached ..."
+  kX86Stopped,        // an embedded x86 block did not resume    "x86 block at ... stopped: ..."
+  kFault,             // any other diagnostic that ends the run: bad or odd opcode, operands or
+                      // a transfer outside CODE, a full pool, a bad object-record read, ...
+  kDebugger,          // the debug hook asked to stop            "stopped by the debugger"
   kReachedWalkedCode,  // --merged: a harvest walk reached code an earlier walk executed
                        // ("harvest: reached code already walked")
 };
@@ -75,6 +75,9 @@ class Interpreter {
   // `shape` must outlive the interpreter. The static walk supplies the x86 region bounds used
   // while X86Code is skipped (assumptions.h).
   explicit Interpreter(const Shape& shape, const WalkOptions& walk_options = {});
+  // With `walk` already made of `shape` (walk_shape with the options the runs use), so a caller
+  // that has one does not walk the shape twice.
+  Interpreter(const Shape& shape, WalkResult walk);
   ~Interpreter();
 
   // Not reentrant: one interpreter per thread (it owns the vertex pool).

@@ -39,11 +39,15 @@ FaProgram::FaProgram(Shape shape, const OpenOptions& options)
       walk_options_(walk_options_for(options.state)),
       walk_(walk_shape(*shape_, walk_options_)),
       info_(analyze_shape(*shape_, walk_)),
-      interp_(std::make_unique<Interpreter>(*shape_, walk_options_)),
       palette_path_(options.palette),
       textures_path_(options.textures) {}
 
 FaProgram::~FaProgram() = default;
+
+Interpreter& FaProgram::interpreter() const {
+  if (!interp_) interp_ = std::make_unique<Interpreter>(*shape_, walk_);
+  return *interp_;
+}
 
 std::string FaProgram::summary() const {
   return shape_summary_line(*shape_, info_);
@@ -88,7 +92,7 @@ std::vector<Knob> FaProgram::knobs() const {
 
 nlohmann::json FaProgram::state_json(const StateRequest& state) const {
   const RunState run = run_state_for(state);
-  return run_state_json(run, interp_->shape_view(run));
+  return run_state_json(run, interpreter().shape_view(run));
 }
 
 RunOutcome FaProgram::run(const StateRequest& request, EventSink& sink, PauseHandler* pause) {
@@ -97,19 +101,19 @@ RunOutcome FaProgram::run(const StateRequest& request, EventSink& sink, PauseHan
       request.flag("switch-dispatch") ? Dispatch::kSwitch : Dispatch::kThreaded;
   RunResult r;
   if (pause == nullptr) {
-    r = interp_->run(state, sink, dispatch);
+    r = interpreter().run(state, sink, dispatch);
   } else {
     // Every x86 instruction is a pause point (si); tracing does not change what the x86 does.
     state.x86_trace = true;
     PauseBridge bridge(*pause, *shape_, shape_->image.image_base + shape_->image.code_va);
-    interp_->set_debug_hook(&bridge);
+    interpreter().set_debug_hook(&bridge);
     try {
-      r = interp_->run(state, sink, dispatch);
+      r = interpreter().run(state, sink, dispatch);
     } catch (...) {
-      interp_->set_debug_hook(nullptr);
+      interpreter().set_debug_hook(nullptr);
       throw;
     }
-    interp_->set_debug_hook(nullptr);
+    interpreter().set_debug_hook(nullptr);
   }
   return {r.clean, r.reason, r.end_offset, r.ops, r.faces, {}};
 }

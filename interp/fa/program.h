@@ -46,7 +46,10 @@ class FaProgram : public Program {
   WalkOptions walk_options_;
   WalkResult walk_;
   ShapeInfo info_;
-  std::unique_ptr<Interpreter> interp_;
+  // Made on first use: describing or listing a shape (`info`, `disasm` over a corpus) never
+  // runs it, and the interpreter's vertex pool alone is about 200 KB.
+  mutable std::unique_ptr<Interpreter> interp_;
+  Interpreter& interpreter() const;
   std::string palette_path_;
   std::string textures_path_;
   std::optional<raster::Palette> palette_;  // read on first use
