@@ -652,7 +652,11 @@ class Assembler {
     set_u32(out, 0x08, static_cast<uint32_t>(m.next_record));
     for (size_t i = 0; i < 6; ++i) set_u32(out, 0x0c + 4 * i, static_cast<uint32_t>(b[i]));
     set_u32(out, 0x24, static_cast<uint32_t>(m.radius.value_or(static_cast<int32_t>(radius))));
-    set_u32(out, 0x28, static_cast<uint32_t>(m.height.value_or(b[3] - b[2])));
+    // Top minus bottom in 32 bits, wrapping as the field does: a box spanning the whole int32
+    // range (a test of the camera's bounds) must not overflow an int.
+    set_u32(out, 0x28,
+            m.height ? static_cast<uint32_t>(*m.height)
+                     : static_cast<uint32_t>(b[3]) - static_cast<uint32_t>(b[2]));
     for (int s = 0; s < kSectionCount; ++s)
       set_u32(out, 0x2c + 4 * static_cast<size_t>(s), sections[static_cast<size_t>(s)]);
     std::copy(m.name.begin(), m.name.end(), out.begin() + 0x48);
