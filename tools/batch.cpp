@@ -73,19 +73,16 @@ void expand_pattern(const std::string& arg, const std::string& path, const std::
                                  pattern, engine.title()));
   const std::vector<MemberInfo> members = engine.members(container);
   size_t matched = 0;
-  for (size_t i = 0; i < members.size(); ++i) {
-    const MemberInfo& m = members[i];
+  std::set<std::string> earlier_names;  // every member before this one, lowercased
+  for (const MemberInfo& m : members) {
+    const bool name_seen = !earlier_names.insert(lowercase(m.name)).second;
     if (fnmatch(pattern.c_str(), m.name.c_str(), FNM_CASEFOLD) != 0) continue;
     ++matched;
     // FILE:NAME may find an earlier member whose name differs only by case (the engines' lookups
     // ignore case), so such a member, a name that reads as '#N' and a name holding ':' are
     // reached by their index instead.
-    const bool by_name =
-        !m.name.empty() && m.name.find(':') == std::string::npos && !member_index(m.name) &&
-        std::none_of(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(i),
-                     [&](const MemberInfo& earlier) {
-                       return lowercase(earlier.name) == lowercase(m.name);
-                     });
+    const bool by_name = !m.name.empty() && m.name.find(':') == std::string::npos &&
+                         !member_index(m.name) && !name_seen;
     add_input(out, taken,
               fmt::format("{}:{}", path, by_name ? m.name : fmt::format("#{}", m.index)),
               m.name.empty() ? fmt::format("member{}", m.index) : m.name);
