@@ -98,6 +98,7 @@ struct Sandbox::Impl {
   uc_engine* uc = nullptr;
   uc_context* clean = nullptr;
   Observers observers;
+  WriteListener write_listener;
   std::vector<std::pair<uint32_t, uint32_t>> mapped;  // address, size
   // What the hooks saw during the current run.
   bool faulted = false;
@@ -179,6 +180,12 @@ struct Sandbox::Impl {
     impl->observers.on_instruction(static_cast<uint32_t>(address), size);
   }
 
+  static void on_write(uc_engine*, uc_mem_type, uint64_t address, int size, int64_t, void* self) {
+    auto* impl = static_cast<Impl*>(self);
+    if (impl->write_listener)
+      impl->write_listener(static_cast<uint32_t>(address), static_cast<uint32_t>(size));
+  }
+
   static void on_read(uc_engine* uc, uc_mem_type, uint64_t address, int size, int64_t, void* self) {
     auto* impl = static_cast<Impl*>(self);
     uint32_t value = 0;
@@ -211,6 +218,13 @@ Sandbox::Sandbox(Observers observers) : impl_(std::make_unique<Impl>()) {
     unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&Impl::on_read),
                           impl_.get(), impl_->observers.watch_begin,
                           impl_->observers.watch_end - 1);
+  }
+  if (impl_->observers.write_end > impl_->observers.write_begin) {
+    // A ranged memory hook: Unicorn checks the range before calling, so stores elsewhere (the
+    // stack, the globals) never reach on_write.
+    unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_MEM_WRITE,
+                          reinterpret_cast<void*>(&Impl::on_write), impl_.get(),
+                          impl_->observers.write_begin, impl_->observers.write_end - 1);
   }
   unicorn().uc_hook_add(impl_->uc, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&Impl::on_syscall),
                         impl_.get(), 1, 0, UC_X86_INS_SYSCALL);
@@ -303,6 +317,10 @@ void Sandbox::unmap_all() {
 
 void Sandbox::invalidate(uint32_t begin, uint32_t end) {
   unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), begin, end);
+}
+
+void Sandbox::set_write_listener(WriteListener listener) {
+  impl_->write_listener = std::move(listener);
 }
 
 bool Sandbox::read32(uint32_t address, uint32_t& value) const {

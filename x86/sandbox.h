@@ -83,7 +83,13 @@ class Sandbox {
     std::function<void(uint32_t address, int size, uint32_t value)> on_read;
     uint32_t watch_begin = 0, watch_end = 0;  // on_read fires for reads in [begin, end)
     uint32_t code_begin = 0, code_end = 0;    // on_instruction fires in [begin, end)
+    // Guest stores that touch [write_begin, write_end) reach the write listener
+    // (set_write_listener). The range is fixed here because Unicorn 2.0.1 applies a hook only
+    // to code translated after it was added; stores outside it pay one bounds check.
+    uint32_t write_begin = 0, write_end = 0;
   };
+  // Called before a guest store of `size` bytes at `address` inside the watched write range.
+  using WriteListener = std::function<void(uint32_t address, uint32_t size)>;
 
   Sandbox();
   explicit Sandbox(Observers observers);
@@ -99,6 +105,9 @@ class Sandbox {
   void unmap_all();
   // After the host rewrote code bytes in [begin, end): drop Unicorn's translations of them.
   void invalidate(uint32_t begin, uint32_t end);
+  // Who hears of guest stores in the watched write range (Observers::write_begin); nullptr for
+  // nobody. A thread's shared engine is handed from owner to owner, so this can change.
+  void set_write_listener(WriteListener listener);
 
   // Starts a block: the virtual time-stamp counter starts again (every run of a block reads the
   // same times).

@@ -15,6 +15,7 @@
 #include "interp/fa/merged_harvest.h"
 #include "interp/fa/opcodes.h"
 #include "interp/fa/precision_shift.h"
+#include "interp/fa/predecoded_code.h"
 
 namespace shapevm::fa {
 
@@ -134,6 +135,7 @@ struct Interpreter::Machine {
         dispatch_kind(d),
         pool(in.pool_),
         epoch(++in.epoch_) {
+    face_event.engine = kEngine;
     view = in.shape_view(st);
     rel = {view.xv, view.yv, view.zv};
     // Queue time (GRAddBrentObj): the shift is chosen once per object from the radius and the
@@ -169,6 +171,8 @@ struct Interpreter::Machine {
   uint32_t pos = kHeaderSize;  // GRAddBrentObj hands the interpreter header + 0x0E
   uint64_t steps = 0;
   uint64_t faces = 0;
+  uint32_t frame_modulus = 0, frame_index = 0;  // exec_frame's last table length and its index
+  FaceEvent face_event;                         // draw_face's, engine set once
   RunResult result;
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -292,10 +296,12 @@ struct Interpreter::Machine {
   }
 
   bool pop_frame(uint32_t off) {
-    const Frame f = stack.back();
-    stack.pop_back();
+    // Read in place before the pop (a copy of the whole frame through the stack made the
+    // compiler store and reload it in overlapping halves, a store-forwarding stall per return).
+    const Frame& f = stack.back();
     rel = f.rel;
     pos = f.resume;
+    stack.pop_back();
     if (want_control) sink.on_return({kEngine, off, pos, static_cast<uint32_t>(stack.size())});
     return true;
   }
@@ -332,9 +338,14 @@ struct Interpreter::Machine {
     const uint32_t size = is_long ? 18 : 16;
     if (!need(off, size, "XformUnmask")) return false;
     const int64_t target = int64_t{off} + size + (is_long ? i32(off + 14) : i16(off + 14));
-    if (!call(off, target, off + size)) return false;
+    const int16_t t[3] = {i16(off + 2), i16(off + 4), i16(off + 6)};
+    return exec_xform(off, target, off + size, t);
+  }
+
+  bool exec_xform(uint32_t off, int64_t target, uint32_t resume, const int16_t t[3]) {
+    if (!call(off, target, resume)) return false;
     // The called chain renders at the object position moved by t (assumptions.h).
-    for (int k = 0; k < 3; ++k) rel[k] += i16(off + 2 + 2 * k);
+    for (int k = 0; k < 3; ++k) rel[k] += t[k];
     return true;
   }
 
@@ -343,28 +354,44 @@ struct Interpreter::Machine {
     const uint32_t n = u16(off + 2);
     if (!need(off, 4 + 2 * n, "JumpToFrame table")) return false;
     if (n == 0) return fail(off, "JumpToFrame with 0 frames (the engine would divide by zero)");
-    const uint32_t idx = state.frame_counter() % n;
+    return exec_frame(off, n, off + 4 + 2 * n);
+  }
+
+  // The frame table is read here, as the run reaches it (pre-decoding keeps only its length).
+  bool exec_frame(uint32_t off, uint32_t n, uint32_t after_table) {
+    // The counter is fixed for the run: the remainder is kept for the last table length seen,
+    // since a division costs more than the rest of the handler.
+    if (n != frame_modulus) {
+      frame_modulus = n;
+      frame_index = state.frame_counter() % n;
+    }
+    const uint32_t idx = frame_index;
     const uint32_t slot = off + 4 + 2 * idx;
     static const EngineAddress& counter = engine_global("_frameCounter");
-    return branch(off, branch_kind::kFrame, true, int64_t{slot} + i16(slot), off + 4 + 2 * n, idx,
-                  n, &counter);
+    return branch(off, branch_kind::kFrame, true, int64_t{slot} + i16(slot), after_table, idx, n,
+                  &counter);
   }
 
   bool h_JumpToDamage(uint32_t off) {
     if (!need(off, 4, "JumpToDamage")) return false;
+    return exec_damage(off, int64_t{off} + 4 + i16(off + 2), off + 4);
+  }
+
+  bool exec_damage(uint32_t off, int64_t target, uint32_t next) {
     const bool destroyed = state.destroyed_flag();
     static const EngineAddress& flag = engine_global("_destroyed");
-    return branch(off, branch_kind::kDamage, destroyed, int64_t{off} + 4 + i16(off + 2), off + 4,
-                  destroyed, 0, &flag);
+    return branch(off, branch_kind::kDamage, destroyed, target, next, destroyed, 0, &flag);
   }
 
   bool h_JumpToDetail(uint32_t off) {
     if (!need(off, 6, "JumpToDetail")) return false;
-    const uint16_t threshold = u16(off + 4);
+    return exec_detail(off, u16(off + 4), int64_t{off} + 6 + i16(off + 2), off + 6);
+  }
+
+  bool exec_detail(uint32_t off, uint16_t threshold, int64_t target, uint32_t next) {
     const bool low = state.detail < threshold;
     static const EngineAddress& detail = engine_global("_detail");
-    return branch(off, branch_kind::kDetail, low, int64_t{off} + 6 + i16(off + 2), off + 6,
-                  state.detail, threshold, &detail);
+    return branch(off, branch_kind::kDetail, low, target, next, state.detail, threshold, &detail);
   }
 
   int64_t projected_size(uint16_t size) const {
@@ -378,16 +405,18 @@ struct Interpreter::Machine {
 
   bool h_JumpToLod(uint32_t off) {
     if (!need(off, 8, "JumpToLOD")) return false;
-    const int64_t target = int64_t{off} + 8 + i16(off + 6);
-    const uint16_t thr = u16(off + 4);
+    return exec_lod(off, u16(off + 2), u16(off + 4), int64_t{off} + 8 + i16(off + 6), off + 8);
+  }
+
+  bool exec_lod(uint32_t off, uint16_t size, uint16_t thr, int64_t target, uint32_t next) {
     if (state.effects & 0x20000) {
       // _effects & 0x20000 forces the finest detail: the operand is skipped, the block renders.
       static const EngineAddress& effects = engine_global("_effects");
-      return branch(off, branch_kind::kLod, false, target, off + 8, -1, thr, &effects);
+      return branch(off, branch_kind::kLod, false, target, next, -1, thr, &effects);
     }
-    const int64_t projected = projected_size(u16(off + 2));
+    const int64_t projected = projected_size(size);
     const int64_t threshold = (int64_t{thr} * state.size_adjust) >> 8;
-    return branch(off, branch_kind::kLod, projected < threshold, target, off + 8, projected,
+    return branch(off, branch_kind::kLod, projected < threshold, target, next, projected,
                   threshold);
   }
 
@@ -396,16 +425,18 @@ struct Interpreter::Machine {
     Instruction insn;
     if (!decode_instruction({code, code_size}, off, insn, error))
       return fail(error.offset, error.expected);
-    const uint16_t field = u16(off + 2);
-    const uint16_t cmp = u16(off + 4);
+    return exec_order_field(off, u16(off + 2), u16(off + 4), int64_t{off} + 10 + i16(off + 8),
+                            int64_t{off} + 8 + i16(off + 6));
+  }
+
+  // a: the call arm; b: the continue arm.
+  bool exec_order_field(uint32_t off, uint16_t field, uint16_t cmp, int64_t a, int64_t b) {
     if (field + 1u >= state.object_record.size())
       return fail(
           off, fmt::format("OrderField reads object-record word 0x{:x}, beyond the record", field));
     const uint16_t value =
         static_cast<uint16_t>(state.object_record[field] | (state.object_record[field + 1] << 8));
     const bool natural = (value == cmp) == assumed::kOrderFieldNaturalWhenEqual;
-    const int64_t a = int64_t{off} + 10 + i16(off + 8);  // call
-    const int64_t b = int64_t{off} + 8 + i16(off + 6);   // continue
     return selector(off, natural, a, b, value, cmp);
   }
 
@@ -428,19 +459,25 @@ struct Interpreter::Machine {
     if (!need(off, size, "plane selector")) return false;
     if (size < rel_at + 2)
       return fail(off, "plane selector whose size field leaves no call displacement");
+    int16_t plane[6] = {};
+    for (uint32_t k = 0; 2 + 2 * k < rel_at - 2; ++k) plane[k] = i16(off + 2 + 2 * k);
+    return exec_order_plane(off, op, plane, int64_t{off} + rel_at + 2 + i16(off + rel_at),
+                            int64_t{off} + size);
+  }
+
+  // `plane`: the operand words after the opcode (0x06: normal then point; the others: two
+  // coefficients then two point coordinates). a: the call arm; b: the instruction's end.
+  bool exec_order_plane(uint32_t off, uint8_t op, const int16_t plane[6], int64_t a, int64_t b) {
     int64_t test = 0;
-    const int64_t v[3] = {rel[0], rel[1], rel[2]};
     if (op == 0x06) {
-      for (int k = 0; k < 3; ++k)
-        test += int64_t{i16(off + 2 + 2 * k)} * (i16(off + 8 + 2 * k) + v[k]);
+      for (int k = 0; k < 3; ++k) test += int64_t{plane[k]} * (plane[3 + k] + rel[k]);
     } else {
       const int axis_a = op == 0x0C ? 1 : 0;
       const int axis_b = op == 0x10 ? 1 : 2;
-      test = int64_t{i16(off + 2)} * (i16(off + 6) + v[axis_a]) +
-             int64_t{i16(off + 4)} * (i16(off + 8) + v[axis_b]);
+      test = int64_t{plane[0]} * (plane[2] + rel[axis_a]) +
+             int64_t{plane[1]} * (plane[3] + rel[axis_b]);
     }
-    const int64_t a = int64_t{off} + rel_at + 2 + i16(off + rel_at);
-    return selector(off, test >= 0, a, int64_t{off} + size, test, 0);
+    return selector(off, test >= 0, a, b, test, 0);
   }
 
   bool h_VertexBuffer(uint32_t off) {
@@ -506,6 +543,12 @@ struct Interpreter::Machine {
     auto size = face_size({code, code_size}, off, error);
     if (!size) return fail(error.offset, error.expected);
     pos = off + *size;
+    return draw_face(off);
+  }
+
+  // The Face at `off` whose size was checked (pos is already past it): its corners and flags are
+  // read here, as the run reaches it.
+  bool draw_face(uint32_t off) {
     const uint8_t content = code[off + 1];
     const uint8_t layout = code[off + 2];
     uint32_t at = off + 5;
@@ -540,8 +583,9 @@ struct Interpreter::Machine {
         c.texcoord = {0, 0};
       }
     }
-    FaceEvent e;
-    e.engine = kEngine;
+    // One event reused by every face of the run: only these fields vary, and constructing the
+    // whole event (about 150 bytes of defaults) per face was a third of a face's cost.
+    FaceEvent& e = face_event;
     e.offset = off;
     e.sequence = static_cast<uint32_t>(faces++);
     e.color = code[off + 3];
@@ -735,11 +779,119 @@ struct Interpreter::Machine {
   }
 
   void execute() {
-    if (dispatch_kind == Dispatch::kThreaded) {
-      run_threaded();
-    } else {
+    if (dispatch_kind == Dispatch::kSwitch) {
       run_switch();
+    } else if (hook != nullptr || observer != nullptr) {
+      run_threaded();  // the debugger and --merged see every fetch
+    } else if (sink_ops) {
+      run_predecoded<true>();
+    } else {
+      run_predecoded<false>();
     }
+  }
+
+  // Runs the opcode at `off` through its ordinary handler, as a fetch would have left it.
+  bool legacy(uint32_t off) {
+    pos = off + 2;
+    if (code[off] & 1) return odd_opcode(off);
+    return dispatch(handler_for(code[off]), off);
+  }
+
+  bool budget_stop() {
+    sink.on_diagnostic({kEngine, pos, DiagnosticLevel::kError,
+                        fmt::format("step limit {} reached (budget)", state.step_limit)});
+    return stop(pos, "budget: steps", StopReason::kStepBudget, false);
+  }
+
+  // Direct-threaded dispatch over the pre-decoded code (predecoded_code.h): per opcode, the step
+  // budget, one table load and a jump to the executor, which takes its operands from the entry.
+  // Same events, diagnostics and step counts as the fetch loop; `kOps` adds the op events.
+  template <bool kOps>
+  void run_predecoded() {
+#if defined(__GNUC__)
+    static void* const labels[] = {
+#define SHAPEVM_LABEL(name) &&P_##name,
+        SHAPEVM_FA_FAST_OPS(SHAPEVM_LABEL)
+#undef SHAPEVM_LABEL
+    };
+    PredecodedCode& table = interp.predecoded_;
+    table.prepare(code, code_size);
+    const uint64_t step_limit = state.step_limit;
+    uint32_t off = 0;
+    DecodedOp* d = nullptr;
+#define SHAPEVM_NEXT()                          \
+  do {                                          \
+    if (steps >= step_limit) [[unlikely]] {     \
+      budget_stop();                            \
+      return;                                   \
+    }                                           \
+    off = pos;                                  \
+    d = &table.at(off);                         \
+    if constexpr (kOps) {                       \
+      if (d->kind != FastOp::kOffEnd) {         \
+        ++steps;                                \
+        emit_op(off, code[off]);                \
+        if (!within_work_budget(off)) return;   \
+      }                                         \
+    } else {                                    \
+      ++steps;                                  \
+    }                                           \
+    goto* labels[static_cast<size_t>(d->kind)]; \
+  } while (0)
+#define SHAPEVM_DONE(ok) \
+  do {                   \
+    if (!(ok)) return;   \
+    SHAPEVM_NEXT();      \
+  } while (0)
+    SHAPEVM_NEXT();
+  P_Decode:
+    d = &table.decode(off);
+    goto* labels[static_cast<size_t>(d->kind)];
+  P_OffEnd:
+    if constexpr (!kOps) --steps;  // nothing was fetched
+    fail(pos, "execution ran off the end of CODE");
+    return;
+  P_Legacy:
+    SHAPEVM_DONE(legacy(off));
+  P_EndObject:
+    pos = off + 2;
+    h_EndObject(off);
+    return;
+  P_ShortEof:
+    pos = off + 2;
+    SHAPEVM_DONE(h_ShortEof(off));
+  P_Jump:
+    SHAPEVM_DONE(branch(off, branch_kind::kJump, true, d->target, d->next, 0, 0));
+  P_Call:
+    SHAPEVM_DONE(call(off, d->target, d->next));
+  P_XformCall:
+    SHAPEVM_DONE(exec_xform(off, d->target, d->next, d->v));
+  P_Frame:
+    SHAPEVM_DONE(exec_frame(off, d->a, d->next));
+  P_Damage:
+    SHAPEVM_DONE(exec_damage(off, d->target, d->next));
+  P_Detail:
+    SHAPEVM_DONE(exec_detail(off, d->a, d->target, d->next));
+  P_Lod:
+    SHAPEVM_DONE(exec_lod(off, d->a, d->b, d->target, d->next));
+  P_OrderField:
+    SHAPEVM_DONE(exec_order_field(off, d->a, d->b, d->target, d->target2));
+  P_OrderPlane:
+    SHAPEVM_DONE(exec_order_plane(off, d->op, d->v, d->target, d->target2));
+  P_Next:
+    pos = d->next;
+    SHAPEVM_NEXT();
+  P_VertexBuffer:
+    write_vertices(off, {d->b, d->a, d->next});
+    SHAPEVM_NEXT();
+  P_Face:
+    pos = d->next;
+    SHAPEVM_DONE(draw_face(off));
+#undef SHAPEVM_DONE
+#undef SHAPEVM_NEXT
+#else
+    run_switch();
+#endif
   }
 
   void run_threaded() {
@@ -820,7 +972,12 @@ Interpreter::Interpreter(const Shape& shape, WalkResult walk)
 Interpreter::~Interpreter() = default;
 
 int32_t Interpreter::fit_distance(const CameraSpec& camera, int width, int height) const {
-  return fit_camera_distance(model_vertices_, camera, width, height);
+  // Every run without a camera distance asks again, with the same view almost always: the last
+  // answer is kept (fitting walks every vertex of the shape).
+  const std::array<int, 4> key = {camera.heading, camera.pitch, width, height};
+  if (!last_fit_ || last_fit_->first != key)
+    last_fit_.emplace(key, fit_camera_distance(model_vertices_, camera, width, height));
+  return last_fit_->second;
 }
 
 ViewSetup Interpreter::shape_view(const RunState& state) const {
@@ -844,6 +1001,11 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
     if (!x86_ || x86_trace_ != state.x86_trace) {
       x86_ = std::make_unique<X86Runner>(shape_, state.x86_trace);
       x86_trace_ = state.x86_trace;
+      // A new CODE buffer (its address may be the last one's): decode it afresh, and drop what
+      // was decoded from bytes the x86 rewrites.
+      predecoded_.clear();
+      x86_->set_code_write_observer(
+          [this](uint32_t offset, uint32_t size) { predecoded_.invalidate(offset, size); });
     }
     runner = x86_.get();
     runner->begin_run(state, &sink);

@@ -16,6 +16,7 @@
 #include "interp/common/events.h"
 #include "interp/fa/articulation.h"
 #include "interp/fa/debug_hook.h"
+#include "interp/fa/predecoded_code.h"
 #include "interp/fa/run_state.h"
 #include "interp/fa/shape.h"
 #include "interp/fa/walker.h"
@@ -109,8 +110,11 @@ class Interpreter {
   std::map<uint32_t, uint32_t> x86_ends_;               // X86Code offset -> end of its x86 region
   std::vector<PoolSlot> pool_;                          // the vertex pool, reused by every run
   std::unique_ptr<X86Runner> x86_;  // created by the first run that executes x86
+  PredecodedCode predecoded_;       // the threaded dispatch's decoded instructions
   std::unique_ptr<ArticulationAnalysis> articulations_;  // for --merged, made on first use
   bool x86_trace_ = false;
+  // fit_distance's last view (heading, pitch, width, height) and its distance.
+  mutable std::optional<std::pair<std::array<int, 4>, int32_t>> last_fit_;
   uint32_t epoch_ = 0;
   DebugHook* hook_ = nullptr;
 };

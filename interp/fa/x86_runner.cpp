@@ -69,6 +69,7 @@ struct X86Runner::Impl {
   const RunState* state = nullptr;
   uint64_t counted = 0;
   InstructionObserver observer;    // a debugger's (set_instruction_observer)
+  CodeWriteObserver code_writes;   // set_code_write_observer
   std::optional<WalkResult> walk;  // for diagnostics only, made at the first stop that needs it
 
   explicit Impl(const Shape& s, bool t) : shape(s), trace(t) {}
@@ -77,6 +78,7 @@ struct X86Runner::Impl {
     ThreadSandbox& t = thread_sandbox();
     if (t.owner == serial) {  // do not leave this runner's buffers mapped
       t.sandbox->unmap_all();
+      t.sandbox->set_write_listener(nullptr);
       t.owner = 0;
     }
   }
@@ -99,13 +101,32 @@ struct X86Runner::Impl {
       if (t.sandbox) {
         t.sandbox->unmap_all();
       } else {
-        t.sandbox = std::make_unique<x86::Sandbox>();
+        t.sandbox = std::make_unique<x86::Sandbox>(watching_code_writes());
       }
       t.owner = 0;
       map_into(*t.sandbox);
+      t.sandbox->set_write_listener(write_listener());
       t.owner = serial;
     }
     sandbox = t.sandbox.get();
+  }
+
+  // Every image's CODE lies below the globals region (layout), so one write range fixed when an
+  // engine is opened serves every runner that later borrows it.
+  static x86::Sandbox::Observers watching_code_writes() {
+    x86::Sandbox::Observers obs;
+    obs.write_begin = 0;
+    obs.write_end = kX86GlobalsBase;
+    return obs;
+  }
+
+  x86::Sandbox::WriteListener write_listener() {
+    return [this](uint32_t address, uint32_t size) {
+      const uint64_t begin = std::max<uint64_t>(address, code_base);
+      const uint64_t end = std::min<uint64_t>(uint64_t{address} + size, code_base + code.size());
+      if (begin < end && code_writes)
+        code_writes(static_cast<uint32_t>(begin - code_base), static_cast<uint32_t>(end - begin));
+    };
   }
 
   void layout() {
@@ -164,7 +185,7 @@ struct X86Runner::Impl {
   }
 
   void make_sandbox() {
-    x86::Sandbox::Observers obs;
+    x86::Sandbox::Observers obs = watching_code_writes();
     if (trace) {
       obs.code_begin = code_base;
       obs.code_end = code_base + static_cast<uint32_t>(code.size());
@@ -197,6 +218,7 @@ struct X86Runner::Impl {
     if (!trace) return;  // untraced runs use the thread's engine (acquire)
     own_sandbox = std::make_unique<x86::Sandbox>(obs);
     map_into(*own_sandbox);
+    own_sandbox->set_write_listener(write_listener());
     sandbox = own_sandbox.get();
   }
 
@@ -467,10 +489,17 @@ void X86Runner::begin_run(const RunState& state, EventSink* sink) {
   m.acquire();
   m.sink = sink;
   m.state = &state;
-  if (!std::equal(m.pristine.begin(), m.pristine.end(), m.code.begin())) {
-    // The last run's x86 wrote into CODE: restore it and drop stale translations.
-    std::copy(m.pristine.begin(), m.pristine.end(), m.code.begin());
+  const auto first = std::mismatch(m.pristine.begin(), m.pristine.end(), m.code.begin());
+  if (first.first != m.pristine.end()) {
+    // The last run's x86 wrote into CODE: restore it and drop stale translations, and tell the
+    // interpreter which bytes changed back.
+    const auto last = std::mismatch(m.pristine.rbegin(), m.pristine.rend(),
+                                    m.code.rbegin() + (m.code.size() - m.pristine.size()));
+    const auto begin = static_cast<uint32_t>(first.first - m.pristine.begin());
+    const auto end = static_cast<uint32_t>(m.pristine.rend() - last.first);
+    std::copy(m.pristine.begin() + begin, m.pristine.begin() + end, m.code.begin() + begin);
     m.sandbox->invalidate(m.code_base, m.code_base + static_cast<uint32_t>(m.code.size()));
+    if (m.code_writes) m.code_writes(begin, end - begin);
   }
   std::fill(m.globals.begin(), m.globals.end(), 0);
   for (const auto& [name, address] : m.data_slots) {
@@ -491,6 +520,10 @@ const uint8_t* X86Runner::code() const {
 
 X86BlockResult X86Runner::run_block(uint32_t x86code_offset) {
   return impl_->run(x86code_offset);
+}
+
+void X86Runner::set_code_write_observer(CodeWriteObserver observer) {
+  impl_->code_writes = std::move(observer);
 }
 
 void X86Runner::set_instruction_observer(InstructionObserver observer) {

@@ -68,6 +68,13 @@ class X86Runner {
       std::function<void(const NativeInstructionEvent&, const x86::Registers&)>;
   void set_instruction_observer(InstructionObserver observer);
 
+  // Told of every change to CODE's bytes after the interpreter may have read them: a guest
+  // store into CODE (during run_block), and begin_run putting back bytes the last run's x86
+  // changed. `offset` and `size` are in CODE. The pre-decoded bytecode (predecoded_code.h)
+  // drops what it decoded from those bytes.
+  using CodeWriteObserver = std::function<void(uint32_t offset, uint32_t size)>;
+  void set_code_write_observer(CodeWriteObserver observer);
+
   // The data value an import has before a run when the state does not set it (facts §4).
   static int64_t default_import_value(const std::string& name, const RunState& state);
 

@@ -1,0 +1,80 @@
+// The FA bytecode decoded once per shape, for the interpreter's direct-threaded dispatch: one
+// entry per CODE offset, filled the first time execution reaches it, holding which executor runs
+// it and its operands already parsed and checked. A run then costs, per opcode, one table load
+// and one indirect jump instead of FA.EXE's fetch, bounds checks and vector_table lookup.
+//
+// Only what cannot fail is cached: an instruction whose checks depend on CODE alone and pass
+// (operands inside CODE, transfer targets inside CODE, a pool range that fits). Everything else
+// (bad operands, odd or unknown opcodes, TextureFile, X86Code) is a kLegacy entry: the
+// interpreter runs its ordinary handler, which re-reads CODE and reports exactly as before.
+//
+// Embedded x86 may write into CODE. invalidate() drops every entry decoded from the bytes
+// written, so the next visit decodes the new bytes (X86Runner::set_code_write_observer).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace shapevm::fa {
+
+#define SHAPEVM_FA_FAST_OPS(X)                                                              \
+  X(Decode)       /* not decoded yet (or invalidated)                                 */    \
+  X(OffEnd)       /* the offsets at and past CODE's end                               */    \
+  X(Legacy)       /* run the opcode's ordinary handler                                */    \
+  X(EndObject)    /* 0x00                                                             */    \
+  X(ShortEof)     /* 0x1E                                                             */    \
+  X(Jump)         /* 0x38, 0x48, 0x50: target                                         */    \
+  X(Call)         /* 0x12, 0x6E: target, next = resume                                */    \
+  X(XformCall)    /* 0xC4, 0xC6: target, next, v[0..2] = the translation              */    \
+  X(Frame)        /* 0x40: a = frame count, next past the table (read live)           */    \
+  X(Damage)       /* 0xAC: target, next                                               */    \
+  X(Detail)       /* 0xA6: target, next, a = threshold                                */    \
+  X(Lod)          /* 0xC8: target, next, a = size, b = threshold                      */    \
+  X(OrderField)   /* 0x6C: target = call arm, target2 = continue arm, a = field, b = cmp */ \
+  X(OrderPlane)   /* 0x06, 0x0C, 0x0E, 0x10: target = call arm, target2 = the other, v */   \
+  X(Next)         /* VertexInfo, TextureIndex and the skipped opcodes: next           */    \
+  X(VertexBuffer) /* 0x82: a = count, b = first slot, next (vertices read live)     */      \
+  X(Face)         /* 0xFC: next (corners read live)                                   */
+
+enum class FastOp : uint8_t {
+#define SHAPEVM_FAST_ENUM(name) k##name,
+  SHAPEVM_FA_FAST_OPS(SHAPEVM_FAST_ENUM)
+#undef SHAPEVM_FAST_ENUM
+};
+
+struct DecodedOp {
+  FastOp kind = FastOp::kDecode;
+  uint8_t op = 0;
+  // How many bytes from the entry's offset its fields were read from: a write to any of them
+  // invalidates it (at most kMaxDecodedSpan; longer instructions are kLegacy).
+  uint8_t span = 0;
+  uint32_t next = 0;     // the offset after the instruction (a call's resume)
+  uint32_t target = 0;   // a transfer target, inside CODE
+  uint32_t target2 = 0;  // a selector's second arm, inside CODE
+  uint16_t a = 0, b = 0;
+  int16_t v[6] = {};
+};
+
+inline constexpr uint32_t kMaxDecodedSpan = 32;
+
+class PredecodedCode {
+ public:
+  // Makes the table serve `code` (size bytes): kept when it already does, emptied otherwise.
+  void prepare(const uint8_t* code, uint32_t size);
+  // Forgets everything (the bytes behind the same pointer were replaced wholesale).
+  void clear();
+
+  // The entry for `pos`; every pos >= size shares the kOffEnd entry.
+  DecodedOp& at(uint32_t pos) { return ops_[pos < size_ ? pos : size_]; }
+  // Decodes the instruction at `off` (< size) into its entry and returns it.
+  DecodedOp& decode(uint32_t off);
+  // CODE bytes [offset, offset + size) changed: drops the entries decoded from any of them.
+  void invalidate(uint32_t offset, uint32_t size);
+
+ private:
+  const uint8_t* code_ = nullptr;
+  uint32_t size_ = 0;
+  std::vector<DecodedOp> ops_;
+};
+
+}  // namespace shapevm::fa

@@ -1,0 +1,218 @@
+// The direct-threaded dispatch over pre-decoded code against the switch twin, which decodes every
+// opcode as it reaches it: every trace line agrees over the generated corpus in every
+// articulation state, under step and face budgets; and an x86 block that rewrites an operand
+// (in the middle of a run, and so between runs as CODE is restored) is obeyed at once.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "harness/trace_writer.h"
+#include "interp/fa/articulation.h"
+#include "interp/fa/generator.h"
+#include "interp/fa/interpreter.h"
+#include "interp/fa/predecoded_code.h"
+#include "tests/fa/x86_block_shape.h"
+
+using namespace shapevm;
+using namespace shapevm::fa;
+using shapevm::testing::build_shape;
+using shapevm::testing::BuiltShape;
+using shapevm::testing::with;
+
+namespace {
+
+// The full JSON Lines trace of one run (with op lines when `ops`).
+std::string trace(Interpreter& interp, const RunState& state, Dispatch dispatch, bool ops,
+                  WorkLimits limits = {}) {
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  REQUIRE(out != nullptr);
+  {
+    harness::TraceWriter writer(out, ops, limits);
+    interp.run(state, writer, dispatch);
+  }
+  std::fclose(out);
+  std::string s(text, size);
+  std::free(text);
+  return s;
+}
+
+// The default state, then each articulation input through each of its values.
+std::vector<RunState> articulation_states(const Shape& shape) {
+  std::vector<RunState> states(1);
+  const auto an = analyze_articulations(shape, walk_shape(shape));
+  for (const auto& [input, values] : an.inputs)
+    for (int64_t value : an.distinct_values(input)) {
+      if (value == 0) continue;
+      RunState s;
+      s.imports[input] = value;
+      states.push_back(s);
+    }
+  return states;
+}
+
+}  // namespace
+
+TEST_CASE("threaded pre-decoded dispatch and the switch twin trace the generated corpus alike") {
+  uint64_t runs = 0, x86_shapes = 0;
+  for (uint32_t i = 0; i < 1275; ++i) {
+    const BuiltShape b = build_shape(generate_fa_shape(7, i));
+    // One interpreter for every state, so its decoded table carries over from run to run.
+    Interpreter interp(b.shape);
+    const auto states = articulation_states(b.shape);
+    x86_shapes += states.size() > 1;
+    for (size_t k = 0; k < states.size(); ++k) {
+      const RunState& s = states[k];
+      for (bool ops : {true, false}) {
+        const std::string threaded = trace(interp, s, Dispatch::kThreaded, ops);
+        const std::string reference = trace(interp, s, Dispatch::kSwitch, ops);
+        if (threaded != reference) {
+          INFO("shape " << i << " state " << k << " ops " << ops);
+          CHECK(threaded == reference);
+        }
+        ++runs;
+      }
+    }
+    if (i % 25 == 0) {
+      // Budgets stop both at the same opcode: steps 0..40, and the first few faces.
+      for (uint64_t limit = 0; limit <= 40; ++limit) {
+        RunState s = states.back();
+        s.step_limit = limit;
+        for (bool ops : {true, false})
+          CHECK(trace(interp, s, Dispatch::kThreaded, ops) ==
+                trace(interp, s, Dispatch::kSwitch, ops));
+      }
+      for (uint64_t faces = 1; faces <= 3; ++faces) {
+        WorkLimits limits;
+        limits.faces = faces;
+        CHECK(trace(interp, states.back(), Dispatch::kThreaded, true, limits) ==
+              trace(interp, states.back(), Dispatch::kSwitch, true, limits));
+      }
+    }
+  }
+  CHECK(runs > 2 * 1275);  // articulated shapes run in more than one state
+  CHECK(x86_shapes > 100);
+}
+
+TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams") {
+  // Each ends in a diagnostic the ordinary handler reports (pre-decoding leaves it kLegacy).
+  const char* bodies[] = {
+      "Jump @x\n .db 00\nx:\n .db 48 00 00 70\n",   // a Jump whose target is past CODE
+      "Unmask @x\nx:\n .db 01 00\n",                // an odd opcode
+      ".db 82 00 01 00 03 00 01 00 02 00 03 00\n",  // a misaligned VertexBuffer push_at
+      ".db A6 00 00 70 05 00\n EndObject\n",        // JumpToDetail, target outside CODE
+      ".db 40 00 00 00\n",                          // JumpToFrame with no frames
+      ".db 48 00\n",                                // a Jump cut off by CODE's end
+      "ShortJump @x\nx:\n Jump @y\ny:\n .db 38\n",  // a ShortJump on CODE's last byte
+  };
+  for (const char* body : bodies) {
+    INFO(body);
+    const BuiltShape b = build_shape(testing::with_header(body));
+    Interpreter interp(b.shape);
+    for (int round = 0; round < 2; ++round)  // decoded, then from the table
+      for (bool ops : {true, false})
+        CHECK(trace(interp, {}, Dispatch::kThreaded, ops) ==
+              trace(interp, {}, Dispatch::kSwitch, ops));
+  }
+}
+
+TEST_CASE("an x86 store into a decoded Jump's operand redirects the next visit") {
+  // `part` is called twice. Between the calls, with _PLgearDown == 1, the x86 block rewrites the
+  // displacement of part's Jump (mov word [part+2], 10) from arm_a (colour 1) to arm_b
+  // (colour 2). The first call decodes the Jump; the second must see the new displacement.
+  const BuiltShape b = build_shape(testing::with_header(std::string(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+    Unmask @part
+    X86Code
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 09
+    x86 66 c7 05 {part+2} 0a 00
+    x86 68 {again} 68 {do_start_interp} c3
+again:
+    Unmask @part
+    EndObject
+part:
+    Jump @arm_a
+arm_a:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    ShortEOF
+arm_b:
+    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
+    ShortEOF
+)") + testing::kX86Stubs,
+                                                        testing::kX86Imports));
+  const RunState rewrite = with("_PLgearDown=1");
+  const RunState keep;
+  Interpreter interp(b.shape);
+  // Alternating, so each run starts from the table the last one left: a rewrite run decodes the
+  // new bytes mid-run, and the following run must see CODE as restored.
+  for (int round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    for (const RunState* s : {&rewrite, &keep}) {
+      const bool rewrites = s == &rewrite;
+      const std::vector<uint8_t> expected =
+          rewrites ? std::vector<uint8_t>{1, 2} : std::vector<uint8_t>{1, 1};
+      for (Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
+        testing::RecordingSink sink;
+        sink.ops = false;
+        const RunResult r = interp.run(*s, sink, dispatch);
+        CHECK(r.clean);
+        CHECK(sink.face_colors == expected);
+      }
+      CHECK(trace(interp, *s, Dispatch::kThreaded, true) ==
+            trace(interp, *s, Dispatch::kSwitch, true));
+    }
+  }
+  // The traced sandbox (its own engine and CODE buffer) reports its stores the same way.
+  RunState traced = rewrite;
+  traced.x86_trace = true;
+  testing::RecordingSink sink;
+  sink.ops = false;
+  CHECK(interp.run(traced, sink).clean);
+  CHECK(sink.face_colors == std::vector<uint8_t>{1, 2});
+}
+
+TEST_CASE("invalidating CODE bytes drops exactly the entries decoded from them") {
+  const BuiltShape b = build_shape(testing::with_header(R"(
+    Jump @a
+a:
+    Jump @b
+b:
+    TextureIndex 0
+    EndObject
+)"));
+  const auto& code = b.shape.code();
+  const uint32_t base = 14;  // after the header
+  REQUIRE(code.size() >= base + 13);
+  PredecodedCode table;
+  table.prepare(code.data(), static_cast<uint32_t>(code.size()));
+  auto decoded = [&](uint32_t off) { return table.at(off).kind != FastOp::kDecode; };
+  for (uint32_t off : {base, base + 4, base + 8, base + 12}) table.decode(off);
+  CHECK(table.at(base).kind == FastOp::kJump);
+  CHECK(table.at(base).target == base + 4);
+  CHECK(table.at(base + 8).kind == FastOp::kNext);
+  CHECK(table.at(base + 12).kind == FastOp::kEndObject);
+  CHECK(table.at(static_cast<uint32_t>(code.size()) + 5).kind == FastOp::kOffEnd);
+  // The second Jump's displacement (base + 6, base + 7): only that Jump depended on it.
+  table.invalidate(base + 6, 2);
+  CHECK(decoded(base));
+  CHECK_FALSE(decoded(base + 4));
+  CHECK(decoded(base + 8));
+  // TextureIndex was decoded from its opcode byte alone: a write to its operand keeps it.
+  table.invalidate(base + 10, 2);
+  CHECK(decoded(base + 8));
+  table.invalidate(base + 8, 1);
+  CHECK_FALSE(decoded(base + 8));
+  // A write that ends where an instruction starts leaves it; the first Jump's last byte drops it.
+  table.invalidate(base + 11, 1);
+  CHECK(decoded(base + 12));
+  table.invalidate(base + 3, 1);
+  CHECK_FALSE(decoded(base));
+  CHECK(decoded(base + 12));
+}
