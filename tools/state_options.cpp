@@ -44,6 +44,9 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
                 "All articulation variants at once: the base run with x86 stepped over, then the "
                 "seed's reloc harvest (every relocation-pinned sub-stream; finest intact path "
                 "only)");
+  cmd->add_flag("--no-memo", o.no_memo,
+                "Run every embedded x86 guard block, even when its outcome for the same inputs is "
+                "already known (FA; for comparison: the same events)");
   cmd->add_flag("--switch-dispatch", o.switch_dispatch,
                 "Dispatch through the portable switch instead of threaded code (FA; for "
                 "comparison: the same events)");
@@ -118,6 +121,7 @@ StateRequest state_request(const StateOptions& o, int width, int height) {
   if (o.camera) r.options.push_back({"camera", *o.camera});
   flag("no-x86", o.no_x86);
   flag("x86-trace", o.x86_trace);
+  flag("no-memo", o.no_memo);
   flag("merged", o.merged);
   flag("switch-dispatch", o.switch_dispatch);
   if (o.objend) r.options.push_back({"objend", *o.objend});

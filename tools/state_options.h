@@ -33,6 +33,7 @@ struct StateOptions {
   std::vector<std::string> sets;
   std::optional<std::string> camera;
   bool no_x86 = false;
+  bool no_memo = false;
   bool x86_trace = false;
   bool merged = false;
   bool switch_dispatch = false;

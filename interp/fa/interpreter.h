@@ -97,6 +97,9 @@ class Interpreter {
   // here, so they agree.
   ViewSetup shape_view(const RunState& state) const;
 
+  // The x86 sandbox of the last run that executed x86 (nullptr before one has).
+  const X86Runner* x86_runner() const { return x86_.get(); }
+
   // Attaches a debugger (debug_hook.h); nullptr detaches it. Not owned.
   void set_debug_hook(DebugHook* hook) { hook_ = hook; }
 

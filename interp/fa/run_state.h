@@ -37,6 +37,9 @@ struct RunState {
   // Embedded x86: run it in the sandbox (default), or step over it statically (--no-x86).
   bool run_x86 = true;
   bool x86_trace = false;  // every x86 instruction and import read as events (slower)
+  // Take a pure guard block's outcome from its earlier runs with the same inputs instead of
+  // running it again (x86_guard_memo.h); --no-memo runs every block.
+  bool x86_memo = true;
   // The seed's reloc-based sub-stream harvest: after the base run, walk every relocation target
   // in CODE it did not reach, so all articulation variants appear at once; an input set in
   // `imports` keeps only what its value selects (--merged; merged_harvest.h).

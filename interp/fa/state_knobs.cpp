@@ -50,6 +50,8 @@ std::vector<Knob> engine_knobs() {
              "Step over each embedded x86 block to the end of its region (static)"),
       option("x86-trace", KnobType::kFlag, 0, 1, 0,
              "Report every x86 instruction and every read of an import"),
+      option("no-memo", KnobType::kFlag, 0, 1, 0,
+             "Run every x86 guard block, even when its outcome for the same inputs is known"),
       option("merged", KnobType::kFlag, 0, 1, 0,
              "All articulation variants at once (the seed's reloc harvest)"),
       option("switch-dispatch", KnobType::kFlag, 0, 1, 0,
@@ -111,6 +113,7 @@ RunState run_state_for(const StateRequest& r) {
   if (auto v = integer("max-depth", 1, UINT32_MAX)) s.call_depth_limit = static_cast<uint32_t>(*v);
   s.run_x86 = !r.flag("no-x86");
   s.x86_trace = r.flag("x86-trace");
+  s.x86_memo = !r.flag("no-memo");
   s.merged = r.flag("merged");
   if (const auto camera = r.option("camera"); camera && !camera->empty()) {
     const auto c = parse_camera_option(*camera, {0, s.camera.heading, s.camera.pitch});

@@ -10,6 +10,7 @@
 #include "core/byte_reader.h"
 #include "core/input_error.h"
 #include "interp/fa/walker.h"
+#include "interp/fa/x86_guard_memo.h"
 #include "x86/disassembler.h"
 #include "x86/sandbox.h"
 
@@ -70,6 +71,7 @@ struct X86Runner::Impl {
   uint64_t counted = 0;
   InstructionObserver observer;    // a debugger's (set_instruction_observer)
   CodeWriteObserver code_writes;   // set_code_write_observer
+  GuardMemo memo;                  // outcomes of pure guard blocks (x86_guard_memo.h)
   std::optional<WalkResult> walk;  // for diagnostics only, made at the first stop that needs it
 
   explicit Impl(const Shape& s, bool t) : shape(s), trace(t) {}
@@ -124,9 +126,26 @@ struct X86Runner::Impl {
     return [this](uint32_t address, uint32_t size) {
       const uint64_t begin = std::max<uint64_t>(address, code_base);
       const uint64_t end = std::min<uint64_t>(uint64_t{address} + size, code_base + code.size());
-      if (begin < end && code_writes)
-        code_writes(static_cast<uint32_t>(begin - code_base), static_cast<uint32_t>(end - begin));
+      if (begin < end)
+        code_changed(static_cast<uint32_t>(begin - code_base), static_cast<uint32_t>(end - begin));
     };
+  }
+
+  // CODE bytes [offset, offset + size) changed (a guest store, or the restore between runs).
+  void code_changed(uint32_t offset, uint32_t size) {
+    memo.invalidate(offset, size);
+    if (code_writes) code_writes(offset, size);
+  }
+
+  GuardMemory memory() const {
+    GuardMemory m;
+    m.code_base = code_base;
+    m.code = std::span<const uint8_t>(code.data(), pristine.size());
+    m.globals_base = kX86GlobalsBase;
+    m.globals_size = static_cast<uint32_t>(globals.size());
+    m.exits_base = kX86ExitBase;
+    m.exits_size = static_cast<uint32_t>(exits.size());
+    return m;
   }
 
   void layout() {
@@ -367,6 +386,18 @@ struct X86Runner::Impl {
     regs.eip = regs.esi;
     regs.esp = kX86StackBase + kX86StackSize - 16;
     store32(regs.esp, kX86ReturnSentinel);
+    const bool memoise = !trace && state->x86_memo && memo.proof(f0_offset, memory()) != nullptr;
+    if (memoise) {
+      if (const GuardMemo::Outcome* known = memo.find(f0_offset, globals, kX86GlobalsBase)) {
+        // What the block would do again: leave its pushes on the stack and re-enter.
+        std::copy(known->stack.begin(), known->stack.end(),
+                  stack.end() - 16 - static_cast<ptrdiff_t>(known->stack.size()));
+        result.resumed = true;
+        result.resume_offset = known->resume;
+        result.reason = "do_start_interp";
+        return result;
+      }
+    }
     uint64_t budget = kX86BlockBudget;
     for (int calls = 0;; ++calls) {
       x86::Outcome out = sandbox->run(regs, budget);
@@ -397,6 +428,12 @@ struct X86Runner::Impl {
         result.resumed = true;
         result.resume_offset = top - code_base;
         result.reason = "do_start_interp";
+        if (memoise && calls == 0) {
+          const auto pushed = static_cast<ptrdiff_t>(4 * memo.proof(f0_offset, memory())->pushes);
+          memo.record(f0_offset, globals, kX86GlobalsBase,
+                      {result.resume_offset,
+                       std::vector<uint8_t>(stack.end() - 16 - pushed, stack.end() - 16)});
+        }
         return result;
       }
       if (name == "_ErrorExit") {
@@ -499,7 +536,7 @@ void X86Runner::begin_run(const RunState& state, EventSink* sink) {
     const auto end = static_cast<uint32_t>(m.pristine.rend() - last.first);
     std::copy(m.pristine.begin() + begin, m.pristine.begin() + end, m.code.begin() + begin);
     m.sandbox->invalidate(m.code_base, m.code_base + static_cast<uint32_t>(m.code.size()));
-    if (m.code_writes) m.code_writes(begin, end - begin);
+    m.code_changed(begin, end - begin);
   }
   std::fill(m.globals.begin(), m.globals.end(), 0);
   for (const auto& [name, address] : m.data_slots) {
@@ -520,6 +557,14 @@ const uint8_t* X86Runner::code() const {
 
 X86BlockResult X86Runner::run_block(uint32_t x86code_offset) {
   return impl_->run(x86code_offset);
+}
+
+uint64_t X86Runner::memo_hits() const {
+  return impl_->memo.hits();
+}
+
+uint64_t X86Runner::memo_misses() const {
+  return impl_->memo.misses();
 }
 
 void X86Runner::set_code_write_observer(CodeWriteObserver observer) {

@@ -75,6 +75,11 @@ class X86Runner {
   using CodeWriteObserver = std::function<void(uint32_t offset, uint32_t size)>;
   void set_code_write_observer(CodeWriteObserver observer);
 
+  // Guard blocks whose outcome was taken from an earlier run, and those run because their inputs
+  // were new (x86_guard_memo.h); blocks that are not pure guards count in neither.
+  uint64_t memo_hits() const;
+  uint64_t memo_misses() const;
+
   // The data value an import has before a run when the state does not set it (facts §4).
   static int64_t default_import_value(const std::string& name, const RunState& state);
 

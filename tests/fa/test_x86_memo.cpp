@@ -1,0 +1,274 @@
+// Memoised x86 guard blocks (interp/fa/x86_guard_memo.h): which blocks the static check accepts,
+// traces identical with and without the memo over the generated corpus, and a guard whose
+// compared value another block rewrites is run again rather than answered from the memo.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "harness/trace_writer.h"
+#include "interp/fa/articulation.h"
+#include "interp/fa/generator.h"
+#include "interp/fa/interpreter.h"
+#include "interp/fa/x86_guard_memo.h"
+#include "tests/fa/x86_block_shape.h"
+
+using namespace shapevm;
+using namespace shapevm::fa;
+using shapevm::testing::build_shape;
+using shapevm::testing::BuiltShape;
+using shapevm::testing::with;
+
+namespace {
+
+constexpr uint32_t kCodeBase = 0x1000;
+constexpr uint32_t kGlobals = 0x800000;
+constexpr uint32_t kExits = 0xA00000;
+
+void put32(std::vector<uint8_t>& v, uint32_t x) {
+  for (int i = 0; i < 4; ++i) v.push_back(static_cast<uint8_t>(x >> (8 * i)));
+}
+
+// x86 bytes at CODE offset 0, proved with a 0x1000-byte globals region and one exit page.
+std::optional<GuardProof> prove(const std::vector<uint8_t>& code) {
+  GuardMemory m;
+  m.code_base = kCodeBase;
+  m.code = code;
+  m.globals_base = kGlobals;
+  m.globals_size = 0x1000;
+  m.exits_base = kExits;
+  m.exits_size = 0x1000;
+  return prove_pure_guard(m, 0);
+}
+
+// `compare; jne +11; push arm; push exit; ret; [tail]; push join; push exit; ret`.
+std::vector<uint8_t> guard(std::vector<uint8_t> compare, std::vector<uint8_t> tail = {}) {
+  std::vector<uint8_t> c = std::move(compare);
+  c.insert(c.end(), {0x75, 0x0B, 0x68});
+  put32(c, kCodeBase + 0x100);
+  c.push_back(0x68);
+  put32(c, kExits + 0x10);
+  c.push_back(0xC3);
+  c.insert(c.end(), tail.begin(), tail.end());
+  c.push_back(0x68);
+  put32(c, kCodeBase + 0x200);
+  c.push_back(0x68);
+  put32(c, kExits + 0x10);
+  c.push_back(0xC3);
+  c.resize(0x300, 0xCC);
+  return c;
+}
+
+std::vector<uint8_t> cmp_word(uint32_t address) {
+  std::vector<uint8_t> c = {0x66, 0x83, 0x3D};
+  put32(c, address);
+  c.push_back(0x01);
+  return c;
+}
+
+std::string trace(Interpreter& interp, const RunState& state) {
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  REQUIRE(out != nullptr);
+  {
+    harness::TraceWriter writer(out, true);
+    interp.run(state, writer);
+  }
+  std::fclose(out);
+  std::string s(text, size);
+  std::free(text);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a guard that compares globals, branches forward and re-enters is proved pure") {
+  const auto word = prove(guard(cmp_word(kGlobals + 0x100)));
+  REQUIRE(word);
+  REQUIRE(word->reads.size() == 1);
+  CHECK(word->reads[0].address == kGlobals + 0x100);
+  CHECK(word->reads[0].width == 2);
+  CHECK(word->pushes == 4);
+  // cmp dword imm8, cmp byte, test byte, and a near jcc all qualify; the widths are the key's.
+  std::vector<uint8_t> dword = {0x83, 0x3D};
+  put32(dword, kGlobals + 0x200);
+  dword.push_back(0x00);
+  const auto d = prove(guard(dword));
+  REQUIRE(d);
+  CHECK(d->reads[0].width == 4);
+  std::vector<uint8_t> byte = {0x80, 0x3D};
+  put32(byte, kGlobals + 0x300);
+  byte.push_back(0x00);
+  REQUIRE(prove(guard(byte)));
+  CHECK(prove(guard(byte))->reads[0].width == 1);
+  std::vector<uint8_t> test = {0xF6, 0x05};
+  put32(test, kGlobals + 0x300);
+  test.push_back(0x04);
+  CHECK(prove(guard(test)));
+}
+
+TEST_CASE("a block that could do more than compare and re-enter is not memoised") {
+  // A store (mov dword [global], 1) where the jne lands.
+  std::vector<uint8_t> store = {0xC7, 0x05};
+  put32(store, kGlobals + 0x100);
+  put32(store, 1);
+  CHECK_FALSE(prove(guard(cmp_word(kGlobals + 0x100), store)));
+  // A compare of CODE rather than of a global's storage.
+  CHECK_FALSE(prove(guard(cmp_word(kCodeBase + 0x10))));
+  // A compare that runs past the globals region.
+  CHECK_FALSE(prove(guard(cmp_word(kGlobals + 0xFFF))));
+  // A ret after a push of a CODE address: it would return into code no proof covered.
+  std::vector<uint8_t> ret_into_code = {0x68};
+  put32(ret_into_code, kCodeBase + 0x100);
+  ret_into_code.push_back(0xC3);
+  ret_into_code.resize(0x300, 0xCC);
+  CHECK_FALSE(prove(ret_into_code));
+  // A backward jump (a possible loop).
+  std::vector<uint8_t> loop = cmp_word(kGlobals + 0x100);
+  loop.insert(loop.end(), {0x75, 0xF6});  // jne back to the compare
+  loop.resize(0x300, 0xC3);
+  CHECK_FALSE(prove(loop));
+  // A call (a host function, or code behind it).
+  std::vector<uint8_t> call = {0xE8, 0, 0, 0, 0};
+  call.resize(0x300, 0xC3);
+  CHECK_FALSE(prove(call));
+  // A guard whose jump leaves CODE.
+  std::vector<uint8_t> out = cmp_word(kGlobals + 0x100);
+  out.insert(out.end(), {0x0F, 0x85});
+  put32(out, 0x10000);
+  out.resize(0x300, 0xC3);
+  CHECK_FALSE(prove(out));
+}
+
+TEST_CASE("memoised and unmemoised runs trace the generated corpus alike") {
+  uint64_t hits = 0, shapes = 0;
+  for (uint32_t i = 0; i < 1275; ++i) {
+    const BuiltShape b = build_shape(generate_fa_shape(7, i));
+    const auto an = analyze_articulations(b.shape, walk_shape(b.shape));
+    if (an.blocks.empty()) continue;
+    ++shapes;
+    std::vector<RunState> states(1);
+    for (const auto& [input, values] : an.inputs)
+      for (int64_t value : an.distinct_values(input)) {
+        RunState s;
+        s.imports[input] = value;
+        states.push_back(s);
+      }
+    Interpreter memoised(b.shape), plain(b.shape);
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t k = 0; k < states.size(); ++k) {
+        RunState off = states[k];
+        off.x86_memo = false;
+        const std::string with_memo = trace(memoised, states[k]);
+        if (with_memo != trace(plain, off)) {
+          INFO("shape " << i << " state " << k << " pass " << pass);
+          CHECK(with_memo == trace(plain, off));
+        }
+      }
+    REQUIRE(memoised.x86_runner() != nullptr);
+    hits += memoised.x86_runner()->memo_hits();
+    CHECK(plain.x86_runner()->memo_hits() == 0);
+  }
+  CHECK(shapes > 100);
+  CHECK(hits > shapes);  // the second pass took every guard's outcome from the first
+}
+
+TEST_CASE("a guard whose compared value another block rewrites runs again") {
+  // Block A, when _lowMemory == 1, rewrites the immediate of block B's compare from 1 to 2
+  // (mov byte [b_value], 2). Block B is a pure guard: _PLgearDown == its immediate re-enters
+  // at arm1 (colour 1), anything else at arm2 (colour 2).
+  const BuiltShape b = build_shape(testing::with_header(std::string(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+    X86Code
+    x86 66 83 3d {_lowMemory} 01
+    x86 75 07
+    x86 c6 05 {b_value} 02
+    x86 68 {block_b} 68 {do_start_interp} c3
+block_b:
+    X86Code
+    x86 66 83 3d {_PLgearDown}
+b_value:
+    x86 01
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3
+arm1:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    EndObject
+arm2:
+    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
+    EndObject
+)") + testing::kX86Stubs,
+                                                        testing::kX86Imports));
+  const RunState plain = with("_PLgearDown=1");
+  RunState rewritten = plain;
+  rewritten.imports["_lowMemory"] = 1;
+  Interpreter interp(b.shape);
+  // plain twice (the second from the memo), rewritten (B's bytes changed: run again), plain
+  // (CODE restored: run again), each compared with --no-memo.
+  const std::vector<std::pair<const RunState*, uint8_t>> sequence = {
+      {&plain, 1}, {&plain, 1}, {&rewritten, 2}, {&plain, 1}, {&rewritten, 2}};
+  for (const auto& [state, colour] : sequence) {
+    for (bool memo : {true, false}) {
+      RunState s = *state;
+      s.x86_memo = memo;
+      testing::RecordingSink sink;
+      sink.ops = false;
+      const RunResult r = interp.run(s, sink);
+      INFO("memo " << memo << " rewritten " << (state == &rewritten));
+      CHECK(r.clean);
+      CHECK(sink.face_colors == std::vector<uint8_t>{colour});
+    }
+  }
+  CHECK(interp.x86_runner()->memo_hits() >= 1);
+}
+
+TEST_CASE("a memoised guard leaves on the stack what running it would have left") {
+  // Guard A pushes its re-entry (a1 or a2) before leaving. Block B, not a pure guard, reads that
+  // stale stack word below its own ESP and re-enters at arm1 when it is a1, else at arm2. An
+  // outcome taken from the memo must leave the same word, whatever the run before it left.
+  const BuiltShape b = build_shape(testing::with_header(std::string(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+    X86Code
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 0b
+    x86 68 {a1} 68 {do_start_interp} c3
+    x86 68 {a2} 68 {do_start_interp} c3
+a1:
+    Jump @block_b
+a2:
+    Jump @block_b
+block_b:
+    X86Code
+    x86 8b 44 24 fc
+    x86 3d {a1}
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3
+arm1:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    EndObject
+arm2:
+    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
+    EndObject
+)") + testing::kX86Stubs,
+                                                        testing::kX86Imports));
+  Interpreter interp(b.shape);
+  for (int round = 0; round < 3; ++round)
+    for (int gear : {1, 0}) {
+      INFO("round " << round << " gear " << gear);
+      testing::RecordingSink sink;
+      sink.ops = false;
+      CHECK(interp.run(with("_PLgearDown=" + std::to_string(gear)), sink).clean);
+      CHECK(sink.face_colors == std::vector<uint8_t>{static_cast<uint8_t>(gear == 1 ? 1 : 2)});
+    }
+  CHECK(interp.x86_runner()->memo_hits() >= 4);
+}
