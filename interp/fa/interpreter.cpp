@@ -338,14 +338,13 @@ struct Interpreter::Machine {
     const uint32_t size = is_long ? 18 : 16;
     if (!need(off, size, "XformUnmask")) return false;
     const int64_t target = int64_t{off} + size + (is_long ? i32(off + 14) : i16(off + 14));
-    const int16_t t[3] = {i16(off + 2), i16(off + 4), i16(off + 6)};
-    return exec_xform(off, target, off + size, t);
+    return exec_xform(off, target, off + size);
   }
 
-  bool exec_xform(uint32_t off, int64_t target, uint32_t resume, const int16_t t[3]) {
+  bool exec_xform(uint32_t off, int64_t target, uint32_t resume) {
     if (!call(off, target, resume)) return false;
     // The called chain renders at the object position moved by t (assumptions.h).
-    for (int k = 0; k < 3; ++k) rel[k] += t[k];
+    for (int k = 0; k < 3; ++k) rel[k] += i16(off + 2 + 2 * k);
     return true;
   }
 
@@ -459,23 +458,22 @@ struct Interpreter::Machine {
     if (!need(off, size, "plane selector")) return false;
     if (size < rel_at + 2)
       return fail(off, "plane selector whose size field leaves no call displacement");
-    int16_t plane[6] = {};
-    for (uint32_t k = 0; 2 + 2 * k < rel_at - 2; ++k) plane[k] = i16(off + 2 + 2 * k);
-    return exec_order_plane(off, op, plane, int64_t{off} + rel_at + 2 + i16(off + rel_at),
+    return exec_order_plane(off, op, int64_t{off} + rel_at + 2 + i16(off + rel_at),
                             int64_t{off} + size);
   }
 
-  // `plane`: the operand words after the opcode (0x06: normal then point; the others: two
+  // The plane's operand words follow the opcode (0x06: normal then point; the others: two
   // coefficients then two point coordinates). a: the call arm; b: the instruction's end.
-  bool exec_order_plane(uint32_t off, uint8_t op, const int16_t plane[6], int64_t a, int64_t b) {
+  bool exec_order_plane(uint32_t off, uint8_t op, int64_t a, int64_t b) {
     int64_t test = 0;
     if (op == 0x06) {
-      for (int k = 0; k < 3; ++k) test += int64_t{plane[k]} * (plane[3 + k] + rel[k]);
+      for (int k = 0; k < 3; ++k)
+        test += int64_t{i16(off + 2 + 2 * k)} * (i16(off + 8 + 2 * k) + rel[k]);
     } else {
       const int axis_a = op == 0x0C ? 1 : 0;
       const int axis_b = op == 0x10 ? 1 : 2;
-      test = int64_t{plane[0]} * (plane[2] + rel[axis_a]) +
-             int64_t{plane[1]} * (plane[3] + rel[axis_b]);
+      test = int64_t{i16(off + 2)} * (i16(off + 6) + rel[axis_a]) +
+             int64_t{i16(off + 4)} * (i16(off + 8) + rel[axis_b]);
     }
     return selector(off, test >= 0, a, b, test, 0);
   }
@@ -865,7 +863,7 @@ struct Interpreter::Machine {
   P_Call:
     SHAPEVM_DONE(call(off, d->target, d->next));
   P_XformCall:
-    SHAPEVM_DONE(exec_xform(off, d->target, d->next, d->v));
+    SHAPEVM_DONE(exec_xform(off, d->target, d->next));
   P_Frame:
     SHAPEVM_DONE(exec_frame(off, d->a, d->next));
   P_Damage:
@@ -875,9 +873,9 @@ struct Interpreter::Machine {
   P_Lod:
     SHAPEVM_DONE(exec_lod(off, d->a, d->b, d->target, d->next));
   P_OrderField:
-    SHAPEVM_DONE(exec_order_field(off, d->a, d->b, d->target, d->target2));
+    SHAPEVM_DONE(exec_order_field(off, d->a, d->b, d->target, d->next));
   P_OrderPlane:
-    SHAPEVM_DONE(exec_order_plane(off, d->op, d->v, d->target, d->target2));
+    SHAPEVM_DONE(exec_order_plane(off, d->op, d->target, d->next));
   P_Next:
     pos = d->next;
     SHAPEVM_NEXT();

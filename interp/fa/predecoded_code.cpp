@@ -37,7 +37,7 @@ struct Decoder {
   bool arms(int64_t first, int64_t second) {
     if (!inside(first) || !inside(second)) return false;
     d.target = static_cast<uint32_t>(first);
-    d.target2 = static_cast<uint32_t>(second);
+    d.next = static_cast<uint32_t>(second);
     return true;
   }
 
@@ -78,7 +78,6 @@ struct Decoder {
       case 0xC6: {
         const uint32_t size = op == 0xC6 ? 18 : 16;
         if (!have(size) || !jump(size, op == 0xC6 ? i32(14) : i16(14))) return false;
-        for (int k = 0; k < 3; ++k) d.v[k] = i16(2 + 2 * k);
         return set(FastOp::kXformCall, size);
       }
       case 0x40: {
@@ -118,7 +117,6 @@ struct Decoder {
         const uint32_t total = rel_at + u16(rel_at - 2);
         if (!have(total) || total < rel_at + 2) return false;
         if (!arms(int64_t{off} + rel_at + 2 + i16(rel_at), int64_t{off} + total)) return false;
-        for (uint32_t k = 0; 2 + 2 * k < rel_at - 2; ++k) d.v[k] = i16(2 + 2 * k);
         return set(FastOp::kOrderPlane, rel_at + 2);
       }
       case 0x82: {

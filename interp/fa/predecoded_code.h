@@ -17,24 +17,40 @@
 
 namespace shapevm::fa {
 
-#define SHAPEVM_FA_FAST_OPS(X)                                                              \
-  X(Decode)       /* not decoded yet (or invalidated)                                 */    \
-  X(OffEnd)       /* the offsets at and past CODE's end                               */    \
-  X(Legacy)       /* run the opcode's ordinary handler                                */    \
-  X(EndObject)    /* 0x00                                                             */    \
-  X(ShortEof)     /* 0x1E                                                             */    \
-  X(Jump)         /* 0x38, 0x48, 0x50: target                                         */    \
-  X(Call)         /* 0x12, 0x6E: target, next = resume                                */    \
-  X(XformCall)    /* 0xC4, 0xC6: target, next, v[0..2] = the translation              */    \
-  X(Frame)        /* 0x40: a = frame count, next past the table (read live)           */    \
-  X(Damage)       /* 0xAC: target, next                                               */    \
-  X(Detail)       /* 0xA6: target, next, a = threshold                                */    \
-  X(Lod)          /* 0xC8: target, next, a = size, b = threshold                      */    \
-  X(OrderField)   /* 0x6C: target = call arm, target2 = continue arm, a = field, b = cmp */ \
-  X(OrderPlane)   /* 0x06, 0x0C, 0x0E, 0x10: target = call arm, target2 = the other, v */   \
-  X(Next)         /* VertexInfo, TextureIndex and the skipped opcodes: next           */    \
-  X(VertexBuffer) /* 0x82: a = count, b = first slot, next (vertices read live)     */      \
-  X(Face)         /* 0xFC: next (corners read live)                                   */
+// The executors, and what each takes from its entry:
+//   Decode      not decoded yet (or invalidated)
+//   OffEnd      the offsets at and past CODE's end
+//   Legacy      nothing: the opcode's ordinary handler runs
+//   EndObject   0x00;  ShortEof 0x1E
+//   Jump        0x38, 0x48, 0x50: target
+//   Call        0x12, 0x6E: target, next = resume
+//   XformCall   0xC4, 0xC6: target, next = resume (the translation is read from CODE)
+//   Frame       0x40: a = frame count, next = past the table (the table is read from CODE)
+//   Damage      0xAC: target, next;  Detail 0xA6: the same and a = threshold
+//   Lod         0xC8: target, next, a = size, b = threshold
+//   OrderField  0x6C: target = call arm, next = continue arm, a = field, b = cmp
+//   OrderPlane  0x06, 0x0C, 0x0E, 0x10: target = call arm, next = the other arm
+//   Next        VertexInfo, TextureIndex and the opcodes stepped over: next
+//   VertexBuffer 0x82: a = count, b = first slot, next (the vertices are read from CODE)
+//   Face        0xFC: next (the flags and corners are read from CODE)
+#define SHAPEVM_FA_FAST_OPS(X) \
+  X(Decode)                    \
+  X(OffEnd)                    \
+  X(Legacy)                    \
+  X(EndObject)                 \
+  X(ShortEof)                  \
+  X(Jump)                      \
+  X(Call)                      \
+  X(XformCall)                 \
+  X(Frame)                     \
+  X(Damage)                    \
+  X(Detail)                    \
+  X(Lod)                       \
+  X(OrderField)                \
+  X(OrderPlane)                \
+  X(Next)                      \
+  X(VertexBuffer)              \
+  X(Face)
 
 enum class FastOp : uint8_t {
 #define SHAPEVM_FAST_ENUM(name) k##name,
@@ -42,18 +58,20 @@ enum class FastOp : uint8_t {
 #undef SHAPEVM_FAST_ENUM
 };
 
+// 16 bytes: the table has one per CODE byte. Operands the executors can read from CODE as cheaply
+// as from here (XformUnmask's translation, a plane's coefficients) are read there, inside the
+// entry's span.
 struct DecodedOp {
   FastOp kind = FastOp::kDecode;
   uint8_t op = 0;
   // How many bytes from the entry's offset its fields were read from: a write to any of them
   // invalidates it (at most kMaxDecodedSpan; longer instructions are kLegacy).
   uint8_t span = 0;
-  uint32_t next = 0;     // the offset after the instruction (a call's resume)
-  uint32_t target = 0;   // a transfer target, inside CODE
-  uint32_t target2 = 0;  // a selector's second arm, inside CODE
+  uint32_t next = 0;    // the offset after the instruction (a call's resume; a selector's arm)
+  uint32_t target = 0;  // a transfer target, inside CODE
   uint16_t a = 0, b = 0;
-  int16_t v[6] = {};
 };
+static_assert(sizeof(DecodedOp) == 16);
 
 inline constexpr uint32_t kMaxDecodedSpan = 32;
 
