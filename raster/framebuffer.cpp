@@ -18,10 +18,23 @@ Framebuffer::Framebuffer(int width, int height, uint8_t fill) : width_(width), h
                                             width, height, kMaxDimension));
   }
   pixels_.assign(static_cast<size_t>(width) * static_cast<size_t>(height), fill);
+  cleared_ = fill;
+  dirty_top_ = height_;
+  dirty_bottom_ = 0;
 }
 
 void Framebuffer::clear(uint8_t index) {
-  std::fill(pixels_.begin(), pixels_.end(), index);
+  const size_t stride = static_cast<size_t>(width_);
+  if (index == cleared_) {
+    if (dirty_top_ < dirty_bottom_)
+      std::fill(pixels_.begin() + static_cast<ptrdiff_t>(stride * dirty_top_),
+                pixels_.begin() + static_cast<ptrdiff_t>(stride * dirty_bottom_), index);
+  } else {
+    std::fill(pixels_.begin(), pixels_.end(), index);
+  }
+  cleared_ = index;
+  dirty_top_ = height_;
+  dirty_bottom_ = 0;
 }
 
 void Framebuffer::check(int x, int y) const {
@@ -38,11 +51,13 @@ uint8_t Framebuffer::at(int x, int y) const {
 
 void Framebuffer::set(int x, int y, uint8_t index) {
   check(x, y);
+  touch(y);
   pixels_[static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x)] = index;
 }
 
 uint8_t* Framebuffer::row(int y) {
   check(0, y);
+  touch(y);
   return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
 }
 

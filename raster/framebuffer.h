@@ -3,6 +3,7 @@
 // width, a height and the bytes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,6 +40,8 @@ class Framebuffer {
   int height() const { return height_; }
   ClipRect bounds() const { return {0, 0, width_, height_}; }
 
+  // Every pixel := index. Rows written since the last clear to the same index are all that is
+  // filled again (a frame loop that redraws one object clears only the rows it drew).
   void clear(uint8_t index);
 
   // Checked pixel access: throws std::out_of_range outside the frame.
@@ -49,17 +52,35 @@ class Framebuffer {
   uint8_t* row(int y);
   const uint8_t* row(int y) const;
 
-  std::span<uint8_t> pixels() { return pixels_; }
+  // Writable access to every pixel (the next clear fills the whole frame).
+  std::span<uint8_t> pixels() {
+    touch_all();
+    return pixels_;
+  }
   std::span<const uint8_t> pixels() const { return pixels_; }
 
-  bool operator==(const Framebuffer&) const = default;
+  bool operator==(const Framebuffer& o) const {
+    return width_ == o.width_ && height_ == o.height_ && pixels_ == o.pixels_;
+  }
 
  private:
   void check(int x, int y) const;
+  void touch(int y) {
+    dirty_top_ = std::min(dirty_top_, y);
+    dirty_bottom_ = std::max(dirty_bottom_, y + 1);
+  }
+  void touch_all() {
+    dirty_top_ = 0;
+    dirty_bottom_ = height_;
+  }
 
   int width_;
   int height_;
   std::vector<uint8_t> pixels_;
+  // Outside rows [dirty_top_, dirty_bottom_) every pixel still holds cleared_ (the last fill).
+  uint8_t cleared_ = 0;
+  int dirty_top_ = 0;
+  int dirty_bottom_ = 0;
 };
 
 }  // namespace shapevm::raster

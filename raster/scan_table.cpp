@@ -6,8 +6,22 @@
 namespace shapevm::raster::scan {
 namespace {
 
-// floor(numerator / denominator) split into quotient and a remainder in [0, denominator).
+// floor(numerator / denominator) split into quotient and a remainder in [0, denominator);
+// denominator > 0.
 void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient, int64_t& remainder) {
+  if (numerator >= std::numeric_limits<int64_t>::min() &&
+      numerator <= std::numeric_limits<int64_t>::max()) {
+    // The same result in 64 bits, where nearly every edge's numerator fits: the 128-bit
+    // division is a library call several times slower, and it was a tenth of a frame's time.
+    const auto n = static_cast<int64_t>(numerator);
+    quotient = n / denominator;
+    remainder = n % denominator;
+    if (remainder < 0) {
+      --quotient;
+      remainder += denominator;
+    }
+    return;
+  }
   Wide q = numerator / denominator;
   Wide r = numerator % denominator;
   if (r < 0) {
