@@ -1,10 +1,16 @@
-// Regression throughput: the golden manifest (FA examples, 640x480) through the runner, reported
-// as cases per second (items_per_second) for 1 and 2 worker threads; and the pixel comparison on
-// its own. Run: build/bench/bench_regress
+// Regression throughput: the golden manifest (FA examples, 640x480) and a generated manifest of
+// 1,000 cases through the runner, reported as cases per second (items_per_second) for 1 and 2
+// worker threads; and the pixel comparison on its own. Run: build/bench/bench_regress
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/file_io.h"
 #include "harness/program_case_renderer.h"
 #include "harness/regress_runner.h"
+#include "interp/fa/generator.h"
 #include "raster/frame_compare.h"
 
 using namespace shapevm;
@@ -26,6 +32,64 @@ void BM_RegressGoldenManifest(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(cases));
 }
 BENCHMARK(BM_RegressGoldenManifest)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// 1,000 cases over 500 generated FA shapes (seed 7), written once to a temporary folder with
+// their captures blessed: per shape, its default frame, and the same frame with the top rows
+// excluded, which shares the first case's capture (as cases under different exclusions do).
+// The temporary folder, removed when the benchmark exits.
+struct TemporaryFolder {
+  std::filesystem::path path;
+  TemporaryFolder() {
+    char folder_template[] = "/tmp/shapevm-bench-regress-XXXXXX";
+    const char* folder = mkdtemp(folder_template);
+    if (folder == nullptr) throw std::runtime_error("cannot make a temporary folder");
+    path = folder;
+  }
+  ~TemporaryFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+const harness::Manifest& generated_manifest() {
+  static const TemporaryFolder folder;
+  static const harness::Manifest manifest = [] {
+    const std::filesystem::path& dir = folder.path;
+    std::string cases;
+    for (uint32_t i = 0; i < 500; ++i) {
+      write_text_atomic(dir / fmt::format("g{}.fas", i), fa::generate_fa_shape(7, i));
+      cases += fmt::format(R"({}{{"name": "g{}", "file": "g{}.fas", "capture": "g{}.png"}},
+        {{"name": "g{}_top", "file": "g{}.fas", "capture": "g{}.png", "exclude": [[0, 0, 640, 40]]}})",
+                           i == 0 ? "" : ",", i, i, i, i, i, i);
+    }
+    write_text_atomic(
+        dir / "manifest.json",
+        R"({"version": 1, "defaults": {"engine": "fa", "size": "640x480"}, "cases": [)" + cases +
+            "]}");
+    harness::Manifest m = harness::read_manifest(dir / "manifest.json");
+    harness::RunnerOptions bless;
+    bless.update = true;
+    bless.jobs = 2;
+    harness::run_regression(m, harness::registered_case_engines(), bless);
+    return m;
+  }();
+  return manifest;
+}
+
+void BM_RegressGenerated1000(benchmark::State& state) {
+  const harness::EngineRegistry engines = harness::registered_case_engines();
+  const harness::Manifest& manifest = generated_manifest();
+  harness::RunnerOptions options;
+  options.jobs = static_cast<int>(state.range(0));
+  size_t cases = 0;
+  for (auto _ : state) {
+    const harness::RunSummary summary = harness::run_regression(manifest, engines, options);
+    if (summary.failed != 0) state.SkipWithError("a generated case failed");
+    cases += summary.results.size();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(cases));
+}
+BENCHMARK(BM_RegressGenerated1000)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_CompareFrames640x480(benchmark::State& state) {
   raster::Framebuffer a(640, 480, 0);

@@ -8,6 +8,7 @@
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "harness/capture_cache.h"
 #include "raster/png_io.h"
 
 namespace shapevm::harness {
@@ -90,7 +91,8 @@ const char* case_status_name(CaseStatus status) {
   return "?";
 }
 
-CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update) {
+CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update,
+                      CaptureCache* captures) {
   const auto start = std::chrono::steady_clock::now();
   CaseResult r;
   r.c = &c;
@@ -105,25 +107,18 @@ CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update)
     }
     if (have_capture) {
       std::optional<raster::Framebuffer> excluded = exclusions(c, ours.frame);
-      raster::Framebuffer capture(1, 1);
-      raster::Palette capture_palette = ours.palette;
-      int capture_entries = 256;
-      if (c.capture_format == CaptureFormat::kRaw) {
-        capture = raster::read_raw_indexed(c.capture, c.width, c.height);
-      } else {
-        raster::IndexedImage image = raster::read_png(c.capture, &ours.palette);
-        capture = std::move(image.frame);
-        capture_palette = image.palette;
-        capture_entries = image.palette_entries;
-        r.compared_by_colour = image.mapped_from_rgb;
-      }
+      const std::shared_ptr<const raster::IndexedImage> decoded =
+          captures ? captures->take(c, ours.palette) : read_capture(c, ours.palette);
+      const raster::Framebuffer& capture = decoded->frame;
+      const raster::Palette& capture_palette = decoded->palette;
+      r.compared_by_colour = decoded->mapped_from_rgb;
       raster::CompareOptions options;
       options.excluded = excluded ? &*excluded : nullptr;
       if (r.compared_by_colour) options.same_colour = &ours.palette;
       r.pixels = raster::compare_frames(capture, ours.frame, options);
       if (r.pixels.same_size && !r.compared_by_colour) {
-        r.palette = raster::compare_palettes(capture, capture_palette, capture_entries, ours.frame,
-                                             ours.palette, 256);
+        r.palette = raster::compare_palettes(capture, capture_palette, decoded->palette_entries,
+                                             ours.frame, ours.palette, 256);
       }
       if (r.pixels.identical() && r.palette.identical()) {
         r.status = CaseStatus::kPassed;
@@ -131,7 +126,7 @@ CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update)
         r.status = CaseStatus::kFailed;
         r.ours = ours.frame;
         r.ours_palette = ours.palette;
-        r.capture = std::move(capture);
+        r.capture = capture;
         r.capture_palette = capture_palette;
         r.excluded = std::move(excluded);
         r.message = describe(r);
@@ -139,6 +134,7 @@ CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update)
     }
     if (update && (!have_capture || r.status == CaseStatus::kFailed)) {
       write_capture(c, ours);
+      if (captures) captures->forget(c.capture);
       r.message = have_capture ? "re-blessed (was: " + r.message + ")" : "blessed (new capture)";
       r.status = CaseStatus::kUpdated;
     }

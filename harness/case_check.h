@@ -38,6 +38,10 @@ struct CaseResult {
   bool compared_by_colour = false;  // the capture was RGB: equal colours count as equal
 };
 
-CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update);
+class CaptureCache;
+
+// `captures`, when given, decodes each capture once for all the run's cases that share it.
+CaseResult check_case(const RegressCase& c, CaseRenderer& renderer, bool update,
+                      CaptureCache* captures = nullptr);
 
 }  // namespace shapevm::harness

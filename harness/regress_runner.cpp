@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/input_error.h"
+#include "harness/capture_cache.h"
 
 namespace shapevm::harness {
 
@@ -116,6 +117,7 @@ RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engine
 
   RunSummary summary;
   summary.results.resize(selected.size());
+  CaptureCache captures(selected);
   std::atomic<size_t> next{0};
   std::mutex progress_mutex;
   size_t done = 0;
@@ -128,7 +130,7 @@ RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engine
       CaseResult result;
       try {
         if (!renderer) renderer = (*engines.find(c.engine))();
-        result = check_case(c, *renderer, options.update);
+        result = check_case(c, *renderer, options.update, &captures);
       } catch (const std::exception& e) {
         result.c = &c;
         result.status = CaseStatus::kError;

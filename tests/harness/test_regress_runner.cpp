@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "harness/capture_cache.h"
 #include "harness/regress_report.h"
 #include "harness/regress_runner.h"
 #include "raster/diff_image.h"
@@ -269,4 +270,57 @@ TEST_CASE("regress: --update with threads blesses a capture that several cases s
   const auto again = run(m, false, 4);
   CHECK(again.passed == 12);
   CHECK(raster::read_png(dir / "same.png").frame.at(4, 0) == 200);
+}
+
+TEST_CASE("regress: cases that share a capture each compare with it, and it is decoded once") {
+  ScratchDir dir;
+  std::filesystem::create_directories(dir / "cap");
+  raster::write_indexed_png(dir / "cap/shared.png", raster::Framebuffer(16, 8, 5),
+                            raster::default_palette());
+  const auto m = manifest_in(dir, R"({"name": "plain", "file": "a", "capture": "cap/shared.png"},
+      {"name": "dot", "file": "a", "state": {"frame": 3}, "capture": "cap/shared.png"},
+      {"name": "dot_excluded", "file": "a", "state": {"frame": 3}, "capture": "cap/shared.png",
+       "exclude": [[3, 0, 1, 1]]},
+      {"name": "plain_again", "file": "a", "capture": "cap/shared.png"},
+      {"name": "own", "file": "a", "capture": "own.raw"})");
+  write_file_atomic(dir / "own.raw", std::vector<uint8_t>(16 * 8, 5));
+  for (int jobs : {1, 2}) {
+    INFO("jobs " << jobs);
+    const auto r = run(m, false, jobs);
+    REQUIRE(r.results.size() == 5);
+    CHECK(r.results[0].status == harness::CaseStatus::kPassed);
+    CHECK(r.results[1].status == harness::CaseStatus::kFailed);
+    CHECK(r.results[1].pixels.differing == 1);
+    REQUIRE(r.results[1].capture.has_value());  // kept for the report
+    CHECK(r.results[1].capture->at(3, 0) == 5);
+    CHECK(r.results[2].status == harness::CaseStatus::kPassed);
+    CHECK(r.results[3].status == harness::CaseStatus::kPassed);
+    CHECK(r.results[4].status == harness::CaseStatus::kPassed);
+  }
+  std::vector<const harness::RegressCase*> cases;
+  for (const auto& c : m.cases) cases.push_back(&c);
+  harness::CaptureCache cache(cases);
+  const raster::Palette palette = raster::default_palette();
+  const auto first = cache.take(m.cases[0], palette);
+  CHECK(cache.take(m.cases[1], palette) == first);
+  CHECK(cache.take(m.cases[2], palette) == first);
+  CHECK(cache.take(m.cases[3], palette) == first);  // the last to name it
+  cache.take(m.cases[4], palette);
+  CHECK(cache.decoded() == 2);
+}
+
+TEST_CASE(
+    "regress: --update rewrites a shared capture, and the next case compares with the new one") {
+  ScratchDir dir;
+  raster::write_indexed_png(dir / "shared.png", raster::Framebuffer(16, 8, 5),
+                            raster::default_palette());
+  // The first case re-blesses the capture with its dot; the second (no dot) then differs from
+  // what the file now holds and is re-blessed in turn.
+  const auto m = manifest_in(dir, R"({"name": "dot", "file": "a", "state": {"frame": 3},
+                                      "capture": "shared.png"},
+                                     {"name": "plain", "file": "a", "capture": "shared.png"})");
+  const auto r = run(m, true);
+  CHECK(r.results[0].status == harness::CaseStatus::kUpdated);
+  CHECK(r.results[1].status == harness::CaseStatus::kUpdated);
+  CHECK(raster::read_png(dir / "shared.png").frame.at(3, 0) == 5);
 }

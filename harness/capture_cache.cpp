@@ -1,0 +1,70 @@
+#include "harness/capture_cache.h"
+
+#include <cstring>
+
+namespace shapevm::harness {
+
+std::shared_ptr<const raster::IndexedImage> read_capture(const RegressCase& c,
+                                                         const raster::Palette& palette) {
+  auto image = std::make_shared<raster::IndexedImage>();
+  if (c.capture_format == CaptureFormat::kRaw) {
+    image->frame = raster::read_raw_indexed(c.capture, c.width, c.height);
+    image->palette = palette;  // a raw capture has no palette: ours stands for it
+  } else {
+    *image = raster::read_png(c.capture, &palette);
+  }
+  return image;
+}
+
+CaptureCache::CaptureCache(const std::vector<const RegressCase*>& cases) {
+  for (const RegressCase* c : cases) ++remaining_[c->capture];
+}
+
+std::string CaptureCache::key_of(const RegressCase& c, const raster::Palette& palette) {
+  std::string key = c.capture_format == CaptureFormat::kRaw
+                        ? "raw " + std::to_string(c.width) + "x" + std::to_string(c.height)
+                        : "png ";
+  key.append(reinterpret_cast<const char*>(palette.colors.data()), sizeof(palette.colors));
+  return key;
+}
+
+std::shared_ptr<const raster::IndexedImage> CaptureCache::take(const RegressCase& c,
+                                                               const raster::Palette& palette) {
+  const std::string key = key_of(c, palette);
+  {
+    std::lock_guard lock(mutex_);
+    auto left = remaining_.find(c.capture);
+    const bool shared = left != remaining_.end() && left->second > 1;
+    if (left != remaining_.end() && left->second > 0) --left->second;
+    if (!shared) {
+      // The last (or only) case to name it: hand over what is kept, and keep nothing.
+      auto kept = entries_.find(c.capture);
+      if (kept != entries_.end()) {
+        for (const Entry& e : kept->second)
+          if (e.key == key) {
+            auto image = e.image;
+            entries_.erase(kept);
+            return image;
+          }
+        entries_.erase(kept);
+      }
+    } else if (auto kept = entries_.find(c.capture); kept != entries_.end()) {
+      for (const Entry& e : kept->second)
+        if (e.key == key) return e.image;
+    }
+  }
+  // Decoded outside the lock: workers decoding different captures do not wait for each other.
+  auto image = read_capture(c, palette);
+  std::lock_guard lock(mutex_);
+  ++decoded_;
+  auto left = remaining_.find(c.capture);
+  if (left != remaining_.end() && left->second > 0) entries_[c.capture].push_back({key, image});
+  return image;
+}
+
+void CaptureCache::forget(const std::filesystem::path& path) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(path);
+}
+
+}  // namespace shapevm::harness
