@@ -10,8 +10,10 @@
 #include "core/file_io.h"
 #include "harness/program_case_renderer.h"
 #include "harness/regress_runner.h"
+#include "interp/fa/assembler.h"
 #include "interp/fa/generator.h"
 #include "raster/frame_compare.h"
+#include "raster/png_io.h"
 
 using namespace shapevm;
 
@@ -33,7 +35,7 @@ void BM_RegressGoldenManifest(benchmark::State& state) {
 }
 BENCHMARK(BM_RegressGoldenManifest)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// 1,000 cases over 500 generated FA shapes (seed 7), written once to a temporary folder with
+// 1,000 cases over 500 generated FA shapes (seed 7), assembled once to a temporary folder with
 // their captures blessed: per shape, its default frame, and the same frame with the top rows
 // excluded, which shares the first case's capture (as cases under different exclusions do).
 // The temporary folder, removed when the benchmark exits.
@@ -57,9 +59,11 @@ const harness::Manifest& generated_manifest() {
     const std::filesystem::path& dir = folder.path;
     std::string cases;
     for (uint32_t i = 0; i < 500; ++i) {
-      write_text_atomic(dir / fmt::format("g{}.fas", i), fa::generate_fa_shape(7, i));
-      cases += fmt::format(R"({}{{"name": "g{}", "file": "g{}.fas", "capture": "g{}.png"}},
-        {{"name": "g{}_top", "file": "g{}.fas", "capture": "g{}.png", "exclude": [[0, 0, 640, 40]]}})",
+      // Assembled here: a case then reads a .SH as it would a game's.
+      write_file_atomic(dir / fmt::format("g{}.SH", i),
+                        fa::assemble_fa(fa::generate_fa_shape(7, i), "gen.fas").file);
+      cases += fmt::format(R"({}{{"name": "g{}", "file": "g{}.SH", "capture": "g{}.png"}},
+        {{"name": "g{}_top", "file": "g{}.SH", "capture": "g{}.png", "exclude": [[0, 0, 640, 40]]}})",
                            i == 0 ? "" : ",", i, i, i, i, i, i);
     }
     write_text_atomic(
@@ -90,6 +94,17 @@ void BM_RegressGenerated1000(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(cases));
 }
 BENCHMARK(BM_RegressGenerated1000)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Decoding one blessed capture of the generated manifest (640x480 indexed PNG), from memory.
+void BM_DecodeCapture640x480(benchmark::State& state) {
+  const harness::Manifest& manifest = generated_manifest();
+  const std::vector<uint8_t> bytes = read_file(manifest.cases[0].capture);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(raster::decode_png(bytes, "capture").frame.pixels().data());
+  state.SetItemsProcessed(state.iterations());
+  state.counters["png_bytes"] = static_cast<double>(bytes.size());
+}
+BENCHMARK(BM_DecodeCapture640x480);
 
 void BM_CompareFrames640x480(benchmark::State& state) {
   raster::Framebuffer a(640, 480, 0);
