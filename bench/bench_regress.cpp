@@ -19,19 +19,23 @@ using namespace shapevm;
 
 namespace {
 
-void BM_RegressGoldenManifest(benchmark::State& state) {
+// Runs `manifest` once per iteration with range(0) workers; cases per second as items.
+void run_manifest(benchmark::State& state, const harness::Manifest& manifest) {
   const harness::EngineRegistry engines = harness::registered_case_engines();
-  const harness::Manifest manifest =
-      harness::read_manifest(SHAPEVM_BENCH_SOURCE_DIR "/tests/golden/manifest.json");
   harness::RunnerOptions options;
   options.jobs = static_cast<int>(state.range(0));
   size_t cases = 0;
   for (auto _ : state) {
     const harness::RunSummary summary = harness::run_regression(manifest, engines, options);
-    if (summary.failed != 0) state.SkipWithError("a golden case failed");
+    if (summary.failed != 0) state.SkipWithError("a case failed");
     cases += summary.results.size();
   }
   state.SetItemsProcessed(static_cast<int64_t>(cases));
+}
+
+void BM_RegressGoldenManifest(benchmark::State& state) {
+  run_manifest(state,
+               harness::read_manifest(SHAPEVM_BENCH_SOURCE_DIR "/tests/golden/manifest.json"));
 }
 BENCHMARK(BM_RegressGoldenManifest)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -81,17 +85,7 @@ const harness::Manifest& generated_manifest() {
 }
 
 void BM_RegressGenerated1000(benchmark::State& state) {
-  const harness::EngineRegistry engines = harness::registered_case_engines();
-  const harness::Manifest& manifest = generated_manifest();
-  harness::RunnerOptions options;
-  options.jobs = static_cast<int>(state.range(0));
-  size_t cases = 0;
-  for (auto _ : state) {
-    const harness::RunSummary summary = harness::run_regression(manifest, engines, options);
-    if (summary.failed != 0) state.SkipWithError("a generated case failed");
-    cases += summary.results.size();
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(cases));
+  run_manifest(state, generated_manifest());
 }
 BENCHMARK(BM_RegressGenerated1000)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "harness/trace_writer.h"
 #include "interp/fa/articulation.h"
 #include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/predecoded_code.h"
+#include "tests/fa/trace_text.h"
 #include "tests/fa/x86_block_shape.h"
 
 using namespace shapevm;
@@ -23,21 +23,9 @@ using shapevm::testing::with;
 
 namespace {
 
-// The full JSON Lines trace of one run (with op lines when `ops`).
 std::string trace(Interpreter& interp, const RunState& state, Dispatch dispatch, bool ops,
                   WorkLimits limits = {}) {
-  char* text = nullptr;
-  size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  REQUIRE(out != nullptr);
-  {
-    harness::TraceWriter writer(out, ops, limits);
-    interp.run(state, writer, dispatch);
-  }
-  std::fclose(out);
-  std::string s(text, size);
-  std::free(text);
-  return s;
+  return testing::trace_text(interp, state, dispatch, ops, limits);
 }
 
 // The default state, then each articulation input through each of its values.
@@ -123,11 +111,7 @@ TEST_CASE("an x86 store into a decoded Jump's operand redirects the next visit")
   // `part` is called twice. Between the calls, with _PLgearDown == 1, the x86 block rewrites the
   // displacement of part's Jump (mov word [part+2], 10) from arm_a (colour 1) to arm_b
   // (colour 2). The first call decodes the Jump; the second must see the new displacement.
-  const BuiltShape b = build_shape(testing::with_header(std::string(R"(
-    VertexBuffer at=0
-        v 0, 10, 0
-        v 10, 10, 0
-        v 0, 10, 10
+  const BuiltShape b = build_shape(testing::with_header(testing::kTriangleVertices + R"(
     Unmask @part
     X86Code
     x86 66 83 3d {_PLgearDown} 01
@@ -145,7 +129,7 @@ arm_a:
 arm_b:
     Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
     ShortEOF
-)") + testing::kX86Stubs,
+)" + testing::kX86Stubs,
                                                         testing::kX86Imports));
   const RunState rewrite = with("_PLgearDown=1");
   const RunState keep;

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "harness/trace_writer.h"
 #include "interp/fa/articulation.h"
 #include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/x86_guard_memo.h"
+#include "tests/fa/trace_text.h"
 #include "tests/fa/x86_block_shape.h"
 
 using namespace shapevm;
@@ -68,18 +68,7 @@ std::vector<uint8_t> cmp_word(uint32_t address) {
 }
 
 std::string trace(Interpreter& interp, const RunState& state) {
-  char* text = nullptr;
-  size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  REQUIRE(out != nullptr);
-  {
-    harness::TraceWriter writer(out, true);
-    interp.run(state, writer);
-  }
-  std::fclose(out);
-  std::string s(text, size);
-  std::free(text);
-  return s;
+  return testing::trace_text(interp, state);
 }
 
 }  // namespace
@@ -179,11 +168,7 @@ TEST_CASE("a guard whose compared value another block rewrites runs again") {
   // Block A, when _lowMemory == 1, rewrites the immediate of block B's compare from 1 to 2
   // (mov byte [b_value], 2). Block B is a pure guard: _PLgearDown == its immediate re-enters
   // at arm1 (colour 1), anything else at arm2 (colour 2).
-  const BuiltShape b = build_shape(testing::with_header(std::string(R"(
-    VertexBuffer at=0
-        v 0, 10, 0
-        v 10, 10, 0
-        v 0, 10, 10
+  const BuiltShape b = build_shape(testing::with_header(testing::kTriangleVertices + R"(
     X86Code
     x86 66 83 3d {_lowMemory} 01
     x86 75 07
@@ -203,7 +188,7 @@ arm1:
 arm2:
     Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
     EndObject
-)") + testing::kX86Stubs,
+)" + testing::kX86Stubs,
                                                         testing::kX86Imports));
   const RunState plain = with("_PLgearDown=1");
   RunState rewritten = plain;
@@ -232,11 +217,7 @@ TEST_CASE("a memoised guard leaves on the stack what running it would have left"
   // Guard A pushes its re-entry (a1 or a2) before leaving. Block B, not a pure guard, reads that
   // stale stack word below its own ESP and re-enters at arm1 when it is a1, else at arm2. An
   // outcome taken from the memo must leave the same word, whatever the run before it left.
-  const BuiltShape b = build_shape(testing::with_header(std::string(R"(
-    VertexBuffer at=0
-        v 0, 10, 0
-        v 10, 10, 0
-        v 0, 10, 10
+  const BuiltShape b = build_shape(testing::with_header(testing::kTriangleVertices + R"(
     X86Code
     x86 66 83 3d {_PLgearDown} 01
     x86 75 0b
@@ -259,7 +240,7 @@ arm1:
 arm2:
     Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
     EndObject
-)") + testing::kX86Stubs,
+)" + testing::kX86Stubs,
                                                         testing::kX86Imports));
   Interpreter interp(b.shape);
   for (int round = 0; round < 3; ++round)

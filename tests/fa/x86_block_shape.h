@@ -21,6 +21,14 @@ inline const char* const kX86Stubs =
     ".stub _PLgearDown\n.stub _lowMemory\n.stub @HARDNumLoaded@8\n.stub _ErrorExit\n.stub "
     "do_start_interp\n";
 
+// Three vertices in pool slots 0..2 for the faces `idx=0,1,2` of the shapes below.
+inline const std::string kTriangleVertices = R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+)";
+
 // A shape whose only x86 block is `x86`, with three faces of colours 1 (label arm1), 2 (arm2)
 // and 9 (after), each arm ending the object.
 inline std::string shape_with_block(const std::string& x86) {

@@ -1,0 +1,33 @@
+// The full JSON Lines trace of one FA run as text, for comparing two ways of running the same
+// state (dispatch kinds, memoised x86 or not) line for line.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "harness/trace_writer.h"
+#include "interp/fa/interpreter.h"
+
+namespace shapevm::testing {
+
+inline std::string trace_text(fa::Interpreter& interp, const fa::RunState& state,
+                              fa::Dispatch dispatch = fa::Dispatch::kThreaded, bool ops = true,
+                              WorkLimits limits = {}) {
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  REQUIRE(out != nullptr);
+  {
+    harness::TraceWriter writer(out, ops, limits);
+    interp.run(state, writer, dispatch);
+  }
+  std::fclose(out);
+  std::string s(text, size);
+  std::free(text);
+  return s;
+}
+
+}  // namespace shapevm::testing
