@@ -3,6 +3,7 @@
 // worker threads; and the pixel comparison on its own. Run: build/bench/bench_regress
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -31,6 +32,9 @@ void run_manifest(benchmark::State& state, const harness::Manifest& manifest) {
     cases += summary.results.size();
   }
   state.SetItemsProcessed(static_cast<int64_t>(cases));
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  state.counters["peak_rss_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 }
 
 void BM_RegressGoldenManifest(benchmark::State& state) {

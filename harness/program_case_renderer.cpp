@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <tuple>
+#include <vector>
 
 #include "core/input_error.h"
 #include "harness/program_frame.h"
@@ -52,18 +54,37 @@ class ProgramCaseRenderer : public CaseRenderer {
   }
 
  private:
+  // The case's program, opened once while it stays among the most recently used: cases of one
+  // file keep its interpreter (its decoded code, its x86 outcomes) from case to case, and a
+  // manifest of thousands of files does not keep thousands of interpreters.
   Program& program_for(const RegressCase& c) {
     auto key = std::make_tuple(c.file, c.palette, c.textures);
-    auto it = programs_.find(key);
-    if (it == programs_.end()) {
-      OpenOptions options{c.palette, c.textures, case_state_request(c)};
-      it = programs_.emplace(key, open_program(c.file, options, engine_)).first;
+    ++clock_;
+    for (Kept& k : programs_)
+      if (k.key == key) {
+        k.used = clock_;
+        return *k.program;
+      }
+    OpenOptions options{c.palette, c.textures, case_state_request(c)};
+    std::unique_ptr<Program> program = open_program(c.file, options, engine_);
+    if (programs_.size() >= kProgramsKept) {
+      auto oldest = std::min_element(programs_.begin(), programs_.end(),
+                                     [](const Kept& a, const Kept& b) { return a.used < b.used; });
+      programs_.erase(oldest);
     }
-    return *it->second;
+    programs_.push_back({std::move(key), std::move(program), clock_});
+    return *programs_.back().program;
   }
 
+  static constexpr size_t kProgramsKept = 16;
+  struct Kept {
+    std::tuple<std::string, std::string, std::string> key;  // file, palette, textures
+    std::unique_ptr<Program> program;
+    uint64_t used = 0;  // clock_ at the last case that used it
+  };
   std::string engine_;
-  std::map<std::tuple<std::string, std::string, std::string>, std::unique_ptr<Program>> programs_;
+  std::vector<Kept> programs_;
+  uint64_t clock_ = 0;
 };
 
 }  // namespace

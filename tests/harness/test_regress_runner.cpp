@@ -2,6 +2,7 @@
 // engine registered by name, as a real engine would be: pass, one-pixel and palette-only failures,
 // masks, RGB and raw captures, bad captures, --update, threads and shards, JUnit and HTML reports.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <set>
@@ -10,8 +11,10 @@
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "harness/capture_cache.h"
+#include "harness/program_case_renderer.h"
 #include "harness/regress_report.h"
 #include "harness/regress_runner.h"
+#include "interp/fa/assembler.h"
 #include "raster/diff_image.h"
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
@@ -323,4 +326,35 @@ TEST_CASE(
   CHECK(r.results[0].status == harness::CaseStatus::kUpdated);
   CHECK(r.results[1].status == harness::CaseStatus::kUpdated);
   CHECK(raster::read_png(dir / "shared.png").frame.at(3, 0) == 5);
+}
+
+TEST_CASE("regress: a manifest of more files than a worker keeps open reopens them as needed") {
+  // 20 FA shapes, each twice: the second pass comes after 19 others, so each file's program has
+  // been closed and is opened again. Every case still passes against its blessed capture.
+  ScratchDir dir;
+  std::string cases;
+  for (int i = 0; i < 20; ++i) {
+    const std::string text = fmt::format(
+        ".header radius_world=0 radius=100 scale=8 extents=10,10,10\nVertexBuffer at=0\n v 0, 10, "
+        "0\n v {}, 10, 0\n v 0, 10, 10\nFace content=0 layout=0 color={} shadow=0 idx=0,1,2\n"
+        "EndObject\n",
+        10 + i, 16 + i);
+    write_file_atomic(dir / fmt::format("s{}.SH", i), fa::assemble_fa(text, "s.fas").file);
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < 20; ++i)
+      cases += fmt::format(R"({}{{"name": "s{}_{}", "file": "s{}.SH", "capture": "s{}.png"}})",
+                           cases.empty() ? "" : ",", i, pass, i, i);
+  write_text_atomic(
+      dir / "m.json",
+      R"({"version": 1, "defaults": {"engine": "fa", "size": "64x48"}, "cases": [)" + cases + "]}");
+  const harness::Manifest m = harness::read_manifest(dir / "m.json");
+  harness::RunnerOptions options;
+  options.update = true;
+  const auto blessed = harness::run_regression(m, harness::registered_case_engines(), options);
+  CHECK(blessed.updated == 20);  // the second pass found its capture already right
+  CHECK(blessed.passed == 20);
+  options.update = false;
+  const auto checked = harness::run_regression(m, harness::registered_case_engines(), options);
+  CHECK(checked.passed == 40);
 }
