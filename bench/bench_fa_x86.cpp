@@ -52,6 +52,7 @@ void BM_X86BlockWarm(benchmark::State& state) {
   fa::X86Runner runner(jet(), false);
   fa::RunState rs;
   rs.imports["_PLgearDown"] = 1;
+  rs.x86_memo = state.range(1) != 0;
   NullSink sink;
   runner.begin_run(rs, &sink);
   for (auto _ : state) {
@@ -60,8 +61,9 @@ void BM_X86BlockWarm(benchmark::State& state) {
     benchmark::DoNotOptimize(r.resume_offset);
   }
 }
-// 0: the gear guard (cmp word, jne); 2: the flaps guard (cmp dword, jge).
-BENCHMARK(BM_X86BlockWarm)->Arg(0)->Arg(2);
+// 0: the gear guard (cmp word, jne); 2: the flaps guard (cmp dword, jge). Second argument 0: run
+// in Unicorn every time (--no-memo); 1: the outcome recalled (x86_guard_memo.h).
+BENCHMARK(BM_X86BlockWarm)->Args({0, 0})->Args({2, 0})->Args({0, 1})->Args({2, 1});
 
 void BM_UnicornOpen(benchmark::State& state) {
   for (auto _ : state) {
@@ -88,12 +90,14 @@ void BM_JetRun(benchmark::State& state) {
   fa::Interpreter interp(jet());
   fa::RunState rs;
   rs.run_x86 = state.range(0) != 0;
+  rs.x86_memo = state.range(0) != 2;
   rs.imports = {{"_PLgearDown", 1}, {"_PLleftFlap", -1}, {"_PLafterBurner", 1}};
   NullSink sink;
   for (auto _ : state) benchmark::DoNotOptimize(interp.run(rs, sink).faces);
 }
-// 1: five x86 blocks executed per run; 0: --no-x86.
-BENCHMARK(BM_JetRun)->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
+// 1: five x86 blocks per run, guard outcomes recalled; 2: the same with --no-memo (every block
+// in Unicorn); 0: --no-x86.
+BENCHMARK(BM_JetRun)->Arg(1)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
 
 void BM_CorpusAllArticulationStates(benchmark::State& state) {
   struct Item {
