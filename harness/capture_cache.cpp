@@ -1,7 +1,5 @@
 #include "harness/capture_cache.h"
 
-#include <cstring>
-
 namespace shapevm::harness {
 
 std::shared_ptr<const raster::IndexedImage> read_capture(const RegressCase& c,
@@ -36,21 +34,13 @@ std::shared_ptr<const raster::IndexedImage> CaptureCache::take(const RegressCase
     auto left = remaining_.find(c.capture);
     const bool shared = left != remaining_.end() && left->second > 1;
     if (left != remaining_.end() && left->second > 0) --left->second;
-    if (!shared) {
-      // The last (or only) case to name it: hand over what is kept, and keep nothing.
-      auto kept = entries_.find(c.capture);
-      if (kept != entries_.end()) {
-        for (const Entry& e : kept->second)
-          if (e.key == key) {
-            auto image = e.image;
-            entries_.erase(kept);
-            return image;
-          }
-        entries_.erase(kept);
-      }
-    } else if (auto kept = entries_.find(c.capture); kept != entries_.end()) {
+    if (auto kept = entries_.find(c.capture); kept != entries_.end()) {
+      std::shared_ptr<const raster::IndexedImage> image;
       for (const Entry& e : kept->second)
-        if (e.key == key) return e.image;
+        if (e.key == key) image = e.image;
+      // The last (or only) case to name it: hand over what is kept, and keep nothing.
+      if (!shared) entries_.erase(kept);
+      if (image) return image;
     }
   }
   // Decoded outside the lock: workers decoding different captures do not wait for each other.

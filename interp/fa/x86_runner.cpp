@@ -386,7 +386,10 @@ struct X86Runner::Impl {
     regs.eip = regs.esi;
     regs.esp = kX86StackBase + kX86StackSize - 16;
     store32(regs.esp, kX86ReturnSentinel);
-    const bool memoise = !trace && state->x86_memo && memo.proof(f0_offset, memory()) != nullptr;
+    const GuardProof* proof = !trace && state->x86_memo ? memo.proof(f0_offset, memory()) : nullptr;
+    const bool memoise = proof != nullptr;
+    // Kept apart from the proof, which a store into CODE during the run would forget.
+    const uint32_t pushes = memoise ? proof->pushes : 0;
     if (memoise) {
       if (const GuardMemo::Outcome* known = memo.find(f0_offset, globals, kX86GlobalsBase)) {
         // What the block would do again: leave its pushes on the stack and re-enter.
@@ -429,7 +432,7 @@ struct X86Runner::Impl {
         result.resume_offset = top - code_base;
         result.reason = "do_start_interp";
         if (memoise && calls == 0) {
-          const auto pushed = static_cast<ptrdiff_t>(4 * memo.proof(f0_offset, memory())->pushes);
+          const auto pushed = static_cast<ptrdiff_t>(4 * pushes);
           memo.record(f0_offset, globals, kX86GlobalsBase,
                       {result.resume_offset,
                        std::vector<uint8_t>(stack.end() - 16 - pushed, stack.end() - 16)});
