@@ -5,6 +5,7 @@
 //  - ns per executed opcode with every event built (a trace-like sink).
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_main.h"
 #include "harness/frame_renderer.h"
 #include "interp/apache/assembler.h"
 #include "interp/apache/generator.h"
@@ -105,4 +106,4 @@ BENCHMARK(BM_ApacheInterpretAllEvents)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

@@ -4,6 +4,7 @@
 //  - TPWM unpacking in MB/s of output, on a literal-packed stream and on one of references.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_main.h"
 #include "harness/frame_renderer.h"
 #include "interp/bi2/draw.h"
 #include "interp/bi2/generator.h"
@@ -81,4 +82,4 @@ BENCHMARK(BM_Bi2TpwmReferences)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

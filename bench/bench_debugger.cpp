@@ -9,6 +9,7 @@
 
 #include <filesystem>
 
+#include "bench/bench_main.h"
 #include "core/file_io.h"
 #include "harness/debugger.h"
 #include "harness/program_debug_engine.h"
@@ -119,4 +120,4 @@ BENCHMARK(BM_DebuggedRunToEnd)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_main.h"
 #include "interp/fa/assembler.h"
 #include "interp/fa/generator.h"
 #include "interp/fa/listing.h"
@@ -120,4 +121,4 @@ BENCHMARK(BM_GenerateShapeText)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

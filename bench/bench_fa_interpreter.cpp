@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/bench_main.h"
 #include "bench/fa_frame.h"
 #include "harness/frame_renderer.h"
 #include "interp/fa/assembler.h"
@@ -148,4 +149,4 @@ BENCHMARK(BM_RenderGeneratedCorpus)->Unit(benchmark::kMillisecond)->Iterations(3
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

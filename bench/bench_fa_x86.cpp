@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "bench/bench_main.h"
 #include "bench/fa_frame.h"
 #include "interp/fa/articulation.h"
 #include "interp/fa/assembler.h"
@@ -142,4 +143,4 @@ BENCHMARK(BM_CorpusAllArticulationStates)->Unit(benchmark::kMillisecond)->Iterat
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

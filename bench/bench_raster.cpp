@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bench/bench_main.h"
 #include "raster/fixed_point.h"
 #include "raster/framebuffer.h"
 #include "raster/polygon_fill.h"
@@ -142,4 +143,4 @@ BENCHMARK(BM_FullScreenPerspective);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "bench/bench_main.h"
 #include "core/file_io.h"
 #include "harness/program_case_renderer.h"
 #include "harness/regress_runner.h"
@@ -118,4 +119,4 @@ BENCHMARK(BM_CompareFrames640x480);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

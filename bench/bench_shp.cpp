@@ -6,6 +6,7 @@
 //  - model_load alone with every model_take_chunk step built as an event (a trace-like sink).
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_main.h"
 #include "interp/shp/generator.h"
 #include "interp/shp/hog.h"
 #include "interp/shp/loader.h"
@@ -107,4 +108,4 @@ BENCHMARK(BM_ModelLoadTraced)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "bench/bench_main.h"
 #include "harness/frame_renderer.h"
 #include "interp/shp/draw.h"
 #include "interp/shp/draw_setup.h"
@@ -145,4 +146,4 @@ BENCHMARK(BM_ShpGeneratedModelsPerSecond)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()

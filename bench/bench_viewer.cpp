@@ -4,6 +4,7 @@
 //   bench_viewer --benchmark_filter=Viewer
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_main.h"
 #include "harness/viewer_session.h"
 #include "interp/fa/shape_input.h"
 #include "interp/fa/viewer_model.h"
@@ -59,4 +60,4 @@ BENCHMARK(BM_ViewerHeadlessFrame)->Arg(0)->Arg(1)->ArgName("lod0_gear");
 
 }  // namespace
 
-BENCHMARK_MAIN();
+SHAPEVM_BENCHMARK_MAIN()
