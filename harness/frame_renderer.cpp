@@ -47,8 +47,28 @@ FrameRenderer::FrameRenderer(raster::Framebuffer& frame, FrameSettings settings,
                                           settings.near_z)),
       textures_(std::move(textures)),
       max_faces_(limits.faces),
-      max_pixels_(limits.pixels_for(frame.width(), frame.height())) {
+      max_pixels_(limits.pixels_for(frame.width(), frame.height())),
+      projected_(projection_) {
   if (settings.depth_test) depth_.emplace(frame.width(), frame.height());
+}
+
+std::span<const raster::ViewVertex> FrameRenderer::clip_near(
+    std::span<const raster::ViewVertex> polygon) {
+  // A polygon wholly in front of the plane comes out of the clip unchanged (the same vertices in
+  // the same order), which is nearly every face: skip the copy.
+  const bool in_front = std::all_of(polygon.begin(), polygon.end(),
+                                    [&](const auto& v) { return v.z >= settings_.near_z; });
+  if (in_front) return polygon;
+  raster::clip_polygon_near(polygon, settings_.near_z, clipped_);
+  return clipped_;
+}
+
+void FrameRenderer::project_polygon(std::span<const raster::ViewVertex> polygon) {
+  screen_.resize(polygon.size());
+  size_t count = 0;
+  for (const auto& v : polygon)
+    if (projected_.project(v, screen_[count])) ++count;
+  screen_.resize(count);
 }
 
 std::string_view FrameRenderer::stop_requested() const {
@@ -105,12 +125,8 @@ void FrameRenderer::on_face(const FaceEvent& e) {
     ++filled_;
     return;
   }
-  auto clipped =
-      polygon_.size() == 1 ? polygon_ : raster::clip_polygon_near(polygon_, settings_.near_z);
-  for (const auto& v : clipped) {
-    raster::ScreenVertex s;
-    if (raster::project(projection_, v, s)) screen_.push_back(s);
-  }
+  project_polygon(polygon_.size() == 1 ? std::span<const raster::ViewVertex>(polygon_)
+                                       : clip_near(polygon_));
   if (screen_.empty()) {
     ++culled_;
     return;
@@ -173,10 +189,7 @@ void FrameRenderer::draw_depth(const FaceEvent& e, const raster::Texture* textur
   } else if (e.shape == FaceShape::kPolyline || polygon_.size() == 2) {
     for (size_t i = 0; i + 1 < polygon_.size(); ++i) line(polygon_[i], polygon_[i + 1]);
   } else {
-    for (const auto& v : raster::clip_polygon_near(polygon_, settings_.near_z)) {
-      raster::ScreenVertex s;
-      if (raster::project(projection_, v, s)) screen_.push_back(s);
-    }
+    project_polygon(clip_near(polygon_));
     if (screen_.size() >= 3) {
       raster::fill_depth(frame_, depth, screen_, style);
       pixels_ += covered_pixels(screen_, frame_.width(), frame_.height());

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,7 @@
 #include "raster/depth_fill.h"
 #include "raster/framebuffer.h"
 #include "raster/projection.h"
+#include "raster/projection_cache.h"
 #include "raster/texture.h"
 
 namespace shapevm::harness {
@@ -46,6 +48,10 @@ class FrameRenderer : public EventSink {
   void draw_open(const FaceEvent& e);  // polylines and point sets
   // The depth path: depth-tested frames, blended faces and fine texcoords.
   void draw_depth(const FaceEvent& e, const raster::Texture* texture);
+  // `polygon` clipped to the near plane: itself when wholly in front, else clipped_.
+  std::span<const raster::ViewVertex> clip_near(std::span<const raster::ViewVertex> polygon);
+  // screen_ := the projections of `polygon`'s vertices in front of the near plane.
+  void project_polygon(std::span<const raster::ViewVertex> polygon);
   raster::Framebuffer& frame_;
   FrameSettings settings_;
   raster::Projection projection_;
@@ -59,7 +65,9 @@ class FrameRenderer : public EventSink {
   uint64_t max_faces_;
   uint64_t max_pixels_;
   std::vector<raster::ViewVertex> polygon_;
+  std::vector<raster::ViewVertex> clipped_;
   std::vector<raster::ScreenVertex> screen_;
+  raster::ProjectionCache projected_;  // the corners of the faces drawn so far
 };
 
 }  // namespace shapevm::harness

@@ -30,6 +30,13 @@ ViewVertex crossing(const ViewVertex& inside, const ViewVertex& outside, int32_t
 
 std::vector<ViewVertex> clip_polygon_near(std::span<const ViewVertex> polygon, int32_t near_z) {
   std::vector<ViewVertex> out;
+  clip_polygon_near(polygon, near_z, out);
+  return out;
+}
+
+void clip_polygon_near(std::span<const ViewVertex> polygon, int32_t near_z,
+                       std::vector<ViewVertex>& out) {
+  out.clear();
   const size_t count = polygon.size();
   out.reserve(count + 2);
   for (size_t i = 0; i < count; ++i) {
@@ -41,7 +48,6 @@ std::vector<ViewVertex> clip_polygon_near(std::span<const ViewVertex> polygon, i
     if (current_inside && !next_inside) out.push_back(crossing(current, next, near_z));
     if (!current_inside && next_inside) out.push_back(crossing(next, current, near_z));
   }
-  return out;
 }
 
 bool clip_line_near(ViewVertex& a, ViewVertex& b, int32_t near_z) {

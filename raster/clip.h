@@ -24,6 +24,10 @@ namespace shapevm::raster {
 // Sutherland-Hodgman against z >= near_z. Returns the clipped polygon in the same winding; it is
 // empty when the polygon lies wholly behind the plane and may gain one vertex per crossing.
 std::vector<ViewVertex> clip_polygon_near(std::span<const ViewVertex> polygon, int32_t near_z);
+// The same into `out` (cleared first), so a caller drawing many faces reuses one buffer. `out`
+// must not share storage with `polygon`.
+void clip_polygon_near(std::span<const ViewVertex> polygon, int32_t near_z,
+                       std::vector<ViewVertex>& out);
 
 // Clips the segment a-b to z >= near_z in place; false when it lies wholly behind the plane.
 bool clip_line_near(ViewVertex& a, ViewVertex& b, int32_t near_z);

@@ -38,10 +38,12 @@ void Framebuffer::clear(uint8_t index) {
 }
 
 void Framebuffer::check(int x, int y) const {
-  if (x < 0 || y < 0 || x >= width_ || y >= height_) {
-    throw std::out_of_range(
-        fmt::format("pixel ({}, {}) outside the {}x{} framebuffer", x, y, width_, height_));
-  }
+  if (x < 0 || y < 0 || x >= width_ || y >= height_) throw_outside(x, y);
+}
+
+void Framebuffer::throw_outside(int x, int y) const {
+  throw std::out_of_range(
+      fmt::format("pixel ({}, {}) outside the {}x{} framebuffer", x, y, width_, height_));
 }
 
 uint8_t Framebuffer::at(int x, int y) const {
@@ -53,17 +55,6 @@ void Framebuffer::set(int x, int y, uint8_t index) {
   check(x, y);
   touch(y);
   pixels_[static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x)] = index;
-}
-
-uint8_t* Framebuffer::row(int y) {
-  check(0, y);
-  touch(y);
-  return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
-}
-
-const uint8_t* Framebuffer::row(int y) const {
-  check(0, y);
-  return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
 }
 
 }  // namespace shapevm::raster

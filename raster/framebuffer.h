@@ -49,8 +49,16 @@ class Framebuffer {
   void set(int x, int y, uint8_t index);
 
   // The first pixel of row y (checked: throws std::out_of_range); the row has width() bytes.
-  uint8_t* row(int y);
-  const uint8_t* row(int y) const;
+  // Inline: every span of every fill asks for its row.
+  uint8_t* row(int y) {
+    if (static_cast<unsigned>(y) >= static_cast<unsigned>(height_)) throw_outside(0, y);
+    touch(y);
+    return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
+  }
+  const uint8_t* row(int y) const {
+    if (static_cast<unsigned>(y) >= static_cast<unsigned>(height_)) throw_outside(0, y);
+    return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
+  }
 
   // Writable access to every pixel (the next clear fills the whole frame).
   std::span<uint8_t> pixels() {
@@ -65,6 +73,7 @@ class Framebuffer {
 
  private:
   void check(int x, int y) const;
+  [[noreturn]] void throw_outside(int x, int y) const;
   void touch(int y) {
     dirty_top_ = std::min(dirty_top_, y);
     dirty_bottom_ = std::max(dirty_bottom_, y + 1);

@@ -102,17 +102,18 @@ int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int6
 
     EdgeStepper x(top.x, static_cast<int64_t>(bottom.x) - top.x, edge_first * kFixedOne - top.y,
                   static_cast<int64_t>(bottom.y) - top.y);
-    for (int64_t row = edge_first; row < edge_end; ++row, x.advance()) {
-      RowCrossings& crossings = work.rows[static_cast<size_t>(row - first_row)];
-      // Strict comparisons: on a tie the earlier edge keeps the row, deterministically.
-      if (x.value() < crossings.left_x) {
-        crossings.left_x = x.value();
-        crossings.left_edge = edge_index;
-      }
-      if (x.value() > crossings.right_x) {
-        crossings.right_x = x.value();
-        crossings.right_edge = edge_index;
-      }
+    RowCrossings* crossings = work.rows.data() + (edge_first - first_row);
+    for (int64_t row = edge_first; row < edge_end; ++row, ++crossings, x.advance()) {
+      // Strict comparisons: on a tie the earlier edge keeps the row, deterministically. Written
+      // as selects rather than branches: which edge wins a row is data the branch predictor
+      // cannot learn, and mispredictions were most of this loop's time.
+      const int64_t value = x.value();
+      const bool further_left = value < crossings->left_x;
+      const bool further_right = value > crossings->right_x;
+      crossings->left_x = further_left ? value : crossings->left_x;
+      crossings->left_edge = further_left ? edge_index : crossings->left_edge;
+      crossings->right_x = further_right ? value : crossings->right_x;
+      crossings->right_edge = further_right ? edge_index : crossings->right_edge;
     }
   }
   return first_row;

@@ -1,0 +1,127 @@
+// The frame renderer's face path (clip to the near plane, project each corner, fill) gives the
+// same pixels as those steps taken one by one with the raster functions, on faces that share
+// corners (the renderer remembers projected corners), that reach behind the near plane (clipped;
+// or, wholly in front, passed through unclipped), and on more distinct corners than the renderer
+// remembers at once.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "harness/frame_renderer.h"
+#include "raster/clip.h"
+#include "raster/polygon_fill.h"
+#include "raster/projection.h"
+
+using namespace shapevm;
+
+namespace {
+
+struct Face {
+  std::vector<FaceCorner> corners;
+  uint8_t color = 0;
+};
+
+// The renderer's painter path for a flat polygon, written out step by step.
+void draw_reference(raster::Framebuffer& frame, const FrameSettings& settings, const Face& face) {
+  const raster::Projection projection = raster::make_projection(
+      frame.width(), frame.height(), settings.focal_pixels, settings.near_z);
+  std::vector<raster::ViewVertex> view;
+  for (const FaceCorner& c : face.corners) {
+    raster::ViewVertex v;
+    v.x = c.view.x;
+    v.y = c.view.y;
+    v.z = -c.view.z;
+    view.push_back(v);
+  }
+  std::vector<raster::ScreenVertex> screen;
+  for (const raster::ViewVertex& v : raster::clip_polygon_near(view, settings.near_z)) {
+    raster::ScreenVertex s;
+    if (raster::project(projection, v, s)) screen.push_back(s);
+  }
+  if (screen.size() == 1) {
+    raster::draw_point(frame, screen[0], face.color);
+  } else if (screen.size() >= 2) {
+    raster::fill_flat(frame, screen, face.color);
+  }
+}
+
+// `size` random view positions; the first `behind` of them lie behind the near plane.
+std::vector<ViewPoint> random_pool(uint32_t seed, size_t size, size_t behind) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int32_t> across(-3000, 3000);
+  std::uniform_int_distribution<int32_t> depth(400, 9000);
+  std::vector<ViewPoint> pool;
+  for (size_t i = 0; i < size; ++i) {
+    const int32_t z = i < behind ? -std::uniform_int_distribution<int32_t>(0, 200)(random)
+                                 : -depth(random);  // events look down -z
+    pool.push_back({across(random), across(random), z});
+  }
+  return pool;
+}
+
+// `count` faces of 3 to 5 corners picked from `pool`.
+std::vector<Face> faces_from(const std::vector<ViewPoint>& pool, uint32_t seed, size_t count) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
+  std::uniform_int_distribution<int> corners(3, 5);
+  std::vector<Face> faces;
+  for (size_t i = 0; i < count; ++i) {
+    Face face;
+    face.color = static_cast<uint8_t>(1 + i % 250);
+    const int n = corners(random);
+    for (int k = 0; k < n; ++k) {
+      FaceCorner c;
+      c.view = pool[pick(random)];
+      face.corners.push_back(c);
+    }
+    faces.push_back(std::move(face));
+  }
+  return faces;
+}
+
+void check_same_pixels(const std::vector<Face>& faces) {
+  FrameSettings settings;
+  settings.focal_pixels = 240;
+  settings.near_z = 256;
+  raster::Framebuffer drawn(320, 240, 0), expected(320, 240, 0);
+  WorkLimits limits;
+  limits.pixels = uint64_t{1} << 40;  // random faces overdraw far more than a shape does
+  harness::FrameRenderer renderer(drawn, settings, {}, limits);
+  for (const Face& face : faces) {
+    FaceEvent e;
+    e.color = face.color;
+    e.corners = face.corners;
+    renderer.on_face(e);
+    draw_reference(expected, settings, face);
+  }
+  REQUIRE(renderer.stop_requested().empty());
+  CHECK(renderer.faces_filled() > 0);
+  CHECK(drawn == expected);
+}
+
+}  // namespace
+
+TEST_CASE("frame renderer: shared corners draw as projected one by one") {
+  // 40 corners shared by 400 faces: nearly every corner is projected before.
+  check_same_pixels(faces_from(random_pool(1, 40, 0), 1, 400));
+}
+
+TEST_CASE("frame renderer: corners behind the near plane are clipped, shared or not") {
+  // A quarter of the pool behind the plane: faces that are wholly behind, cut, or in front.
+  check_same_pixels(faces_from(random_pool(2, 40, 10), 2, 400));
+}
+
+TEST_CASE("frame renderer: more distinct corners than it remembers") {
+  // 5,000 distinct positions: slots are overwritten and positions collide in them.
+  check_same_pixels(faces_from(random_pool(3, 5000, 500), 3, 3000));
+}
+
+TEST_CASE("frame renderer: corners that differ only in depth") {
+  // Each of 12 (x, y) positions at four depths, one of them behind the near plane.
+  std::vector<ViewPoint> pool;
+  for (const ViewPoint& p : random_pool(4, 12, 0))
+    for (int32_t z : {-500, -1200, -4000, -100}) pool.push_back({p.x, p.y, z});
+  check_same_pixels(faces_from(pool, 4, 300));
+}
