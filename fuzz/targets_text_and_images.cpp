@@ -11,6 +11,7 @@
 #include "harness/trace_diff.h"
 #include "interp/common/registry.h"
 #include "raster/palette.h"
+#include "raster/png_fast_read.h"
 #include "raster/png_io.h"
 
 namespace shapevm::fuzzing {
@@ -27,6 +28,19 @@ std::string_view as_text(std::span<const uint8_t> data) {
 bool fuzz_png(std::span<const uint8_t> data) {
   if (data.empty()) return true;
   const auto rest = data.subspan(1);
+  // A file the libdeflate reader accepts must decode to exactly what libpng gives.
+  if (const auto fast = raster::decode_indexed8_png(rest)) {
+    raster::IndexedImage reference;
+    try {
+      reference = raster::decode_png_libpng(rest, kFuzzSource);
+    } catch (const InputError& e) {
+      throw std::logic_error(std::string("the fast PNG reader accepted what libpng rejects: ") +
+                             e.what());
+    }
+    if (!(fast->frame == reference.frame) || fast->palette.colors != reference.palette.colors ||
+        fast->palette_entries != reference.palette_entries)
+      throw std::logic_error("the fast PNG reader and libpng decode differently");
+  }
   static const raster::Palette palette = raster::default_palette();
   switch (data[0] % 3) {
     case 0:

@@ -12,6 +12,7 @@
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "raster/png_fast_read.h"
 
 // libpng reports errors by longjmp. longjmp may only skip frames that own no objects with
 // destructors, so the functions that call setjmp below (run_png_write, run_png_read) create no
@@ -215,6 +216,12 @@ void write_indexed_png(const std::filesystem::path& path, const Framebuffer& fra
 
 IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& source,
                         const Palette* rgb_palette) {
+  if (auto image = decode_indexed8_png(bytes)) return std::move(*image);
+  return decode_png_libpng(bytes, source, rgb_palette);
+}
+
+IndexedImage decode_png_libpng(std::span<const uint8_t> bytes, const std::string& source,
+                               const Palette* rgb_palette) {
   std::vector<uint8_t> pixels;
   std::vector<png_bytep> rows;
   PngReadState state;

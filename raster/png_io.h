@@ -41,6 +41,11 @@ void write_indexed_png(const std::filesystem::path& path, const Framebuffer& fra
 IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& source,
                         const Palette* rgb_palette = nullptr);
 IndexedImage read_png(const std::filesystem::path& path, const Palette* rgb_palette = nullptr);
+// decode_png goes through png_fast_read.h for the common 8-bit indexed capture and through
+// libpng for everything else; this is the libpng path alone, the reference the fast one is
+// tested against.
+IndexedImage decode_png_libpng(std::span<const uint8_t> bytes, const std::string& source,
+                               const Palette* rgb_palette = nullptr);
 
 // An 8-bit RGB picture (R, G, B per pixel, row-major from the top row), for images that are not
 // frames: the diff image of a comparison shows colours from two palettes and highlight colours.

@@ -1,0 +1,24 @@
+// The common capture, decoded without libpng: an 8-bit indexed, non-interlaced PNG whose
+// chunks are all well formed. shapevm writes its own captures this way, and so do most capture
+// tools. Regression runs decode one capture per case, and through libpng and zlib that was over
+// half of a run's time: zlib copies a long run of one byte (a frame's empty background) a byte
+// at a time, where libdeflate copies it a word at a time.
+//
+// Anything else, or anything this reader would have to judge (a bad CRC, a truncated or
+// over-long zlib stream, an unknown critical chunk, an index past the palette), is declined, and
+// the caller decodes through libpng as before: libpng stays the judge of malformed files and the
+// author of their messages, and a file accepted here decodes to what libpng gives.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "raster/png_io.h"
+
+namespace shapevm::raster {
+
+// The image, or nullopt when the bytes are not such a PNG (decode them with libpng instead).
+std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes);
+
+}  // namespace shapevm::raster
