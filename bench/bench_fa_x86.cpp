@@ -100,11 +100,15 @@ void BM_JetRun(benchmark::State& state) {
 // in Unicorn); 0: --no-x86.
 BENCHMARK(BM_JetRun)->Arg(1)->Arg(2)->Arg(0)->Unit(benchmark::kMicrosecond);
 
-void BM_CorpusAllArticulationStates(benchmark::State& state) {
-  struct Item {
-    fa::Shape shape;
-    std::vector<std::map<std::string, int64_t>> states;
-  };
+struct CorpusItem {
+  fa::Shape shape;
+  std::vector<std::map<std::string, int64_t>> states;
+};
+
+// The 1,275 generated shapes, each with its default state and each input through each of its
+// distinct values, one at a time.
+const std::vector<CorpusItem>& corpus_with_states() {
+  using Item = CorpusItem;
   static const std::vector<Item> corpus = [] {
     std::vector<Item> v;
     for (uint32_t i = 0; i < 1275; ++i) {
@@ -119,6 +123,11 @@ void BM_CorpusAllArticulationStates(benchmark::State& state) {
     }
     return v;
   }();
+  return corpus;
+}
+
+void BM_CorpusAllArticulationStates(benchmark::State& state) {
+  const std::vector<CorpusItem>& corpus = corpus_with_states();
   uint64_t frames = 0;
   for (auto _ : state) {
     frames = 0;
@@ -140,6 +149,42 @@ void BM_CorpusAllArticulationStates(benchmark::State& state) {
   state.counters["peak_rss_MB"] = peak_rss_mb();
 }
 BENCHMARK(BM_CorpusAllArticulationStates)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+// The same frames drawn as the regress runner and the viewer draw a shape's states: one
+// interpreter per shape for all its states, and one 640x480 frame cleared between frames (only
+// the rows the last frame drew).
+void BM_CorpusAllArticulationStatesReused(benchmark::State& state) {
+  const std::vector<CorpusItem>& corpus = corpus_with_states();
+  raster::Framebuffer frame(640, 480, 0);
+  const raster::Framebuffer& drawn = frame;  // read without marking every row written
+  harness::FrameSettings settings;
+  settings.focal_pixels = 480;
+  uint64_t frames = 0;
+  for (auto _ : state) {
+    frames = 0;
+    uint64_t faces = 0;
+    for (const auto& item : corpus) {
+      fa::Interpreter interp(item.shape);
+      for (const auto& imports : item.states) {
+        fa::RunState rs;
+        rs.imports = imports;
+        frame.clear(0);
+        harness::FrameRenderer renderer(frame, settings);
+        interp.run(rs, renderer);
+        faces += renderer.faces_filled();
+        benchmark::DoNotOptimize(drawn.pixels().data());
+        ++frames;
+      }
+    }
+    benchmark::DoNotOptimize(faces);
+  }
+  state.counters["frames"] = static_cast<double>(frames);
+  state.counters["frames_per_s"] =
+      benchmark::Counter(static_cast<double>(frames) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["peak_rss_MB"] = peak_rss_mb();
+}
+BENCHMARK(BM_CorpusAllArticulationStatesReused)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 }  // namespace
 
