@@ -31,25 +31,32 @@ std::shared_ptr<const raster::IndexedImage> CaptureCache::take(const RegressCase
   const std::string key = key_of(c, palette);
   {
     std::lock_guard lock(mutex_);
-    auto left = remaining_.find(c.capture);
-    const bool shared = left != remaining_.end() && left->second > 1;
-    if (left != remaining_.end() && left->second > 0) --left->second;
-    if (auto kept = entries_.find(c.capture); kept != entries_.end()) {
-      std::shared_ptr<const raster::IndexedImage> image;
+    if (auto kept = entries_.find(c.capture); kept != entries_.end())
       for (const Entry& e : kept->second)
-        if (e.key == key) image = e.image;
-      // The last (or only) case to name it: hand over what is kept, and keep nothing.
-      if (!shared) entries_.erase(kept);
-      if (image) return image;
-    }
+        if (e.key == key) return e.image;
   }
   // Decoded outside the lock: workers decoding different captures do not wait for each other.
   auto image = read_capture(c, palette);
   std::lock_guard lock(mutex_);
   ++decoded_;
+  // Kept only while another case that names it is still to finish (this one counts itself).
   auto left = remaining_.find(c.capture);
-  if (left != remaining_.end() && left->second > 0) entries_[c.capture].push_back({key, image});
+  if (left != remaining_.end() && left->second > 1) entries_[c.capture].push_back({key, image});
   return image;
+}
+
+void CaptureCache::finish(const RegressCase& c) {
+  std::lock_guard lock(mutex_);
+  auto left = remaining_.find(c.capture);
+  if (left == remaining_.end() || left->second == 0) return;
+  if (--left->second == 0) entries_.erase(c.capture);
+}
+
+size_t CaptureCache::kept() const {
+  std::lock_guard lock(mutex_);
+  size_t n = 0;
+  for (const auto& [path, entries] : entries_) n += entries.size();
+  return n;
 }
 
 void CaptureCache::forget(const std::filesystem::path& path) {

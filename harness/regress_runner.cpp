@@ -118,33 +118,59 @@ RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engine
   RunSummary summary;
   summary.results.resize(selected.size());
   CaptureCache captures(selected);
+  const size_t threads = std::min(static_cast<size_t>(std::max(options.jobs, 1)),
+                                  std::max<size_t>(selected.size(), 1));
+  // Workers take a program's cases a few at a time (programs in the order the manifest first
+  // names them). Handed out one by one, two workers took neighbouring cases of the same program:
+  // each opened it, and both decoded the capture the cases shared at the same moment, so a
+  // second worker added little. A batch holds at most an eighth of a worker's share, so one
+  // program with many states still spreads over every worker. Results land at each case's index.
+  const size_t batch_limit = std::max<size_t>(1, selected.size() / (threads * 8));
+  std::vector<std::vector<size_t>> batches;
+  {
+    std::map<std::pair<std::string_view, std::string_view>, std::vector<size_t>> by_program;
+    std::vector<std::vector<size_t>*> order;
+    for (size_t i = 0; i < selected.size(); ++i) {
+      auto [it, added] = by_program.try_emplace({selected[i]->engine, selected[i]->file});
+      if (added) order.push_back(&it->second);
+      it->second.push_back(i);
+    }
+    for (const std::vector<size_t>* cases : order) {
+      for (size_t at = 0; at < cases->size(); at += batch_limit) {
+        const size_t end = std::min(cases->size(), at + batch_limit);
+        batches.emplace_back(cases->begin() + static_cast<ptrdiff_t>(at),
+                             cases->begin() + static_cast<ptrdiff_t>(end));
+      }
+    }
+  }
   std::atomic<size_t> next{0};
   std::mutex progress_mutex;
   size_t done = 0;
   auto worker = [&] {
     // One renderer per engine per thread, made when the thread first needs it.
     std::map<std::string, std::unique_ptr<CaseRenderer>> renderers;
-    for (size_t i = next++; i < selected.size(); i = next++) {
-      const RegressCase& c = *selected[i];
-      auto& renderer = renderers[c.engine];
-      CaseResult result;
-      try {
-        if (!renderer) renderer = (*engines.find(c.engine))();
-        result = check_case(c, *renderer, options.update, &captures);
-      } catch (const std::exception& e) {
-        result.c = &c;
-        result.status = CaseStatus::kError;
-        result.message = e.what();
-      }
-      summary.results[i] = std::move(result);
-      if (options.progress) {
-        std::lock_guard lock(progress_mutex);
-        options.progress(++done, selected.size());
+    for (size_t b = next++; b < batches.size(); b = next++) {
+      for (size_t i : batches[b]) {
+        const RegressCase& c = *selected[i];
+        auto& renderer = renderers[c.engine];
+        CaseResult result;
+        try {
+          if (!renderer) renderer = (*engines.find(c.engine))();
+          result = check_case(c, *renderer, options.update, &captures);
+        } catch (const std::exception& e) {
+          result.c = &c;
+          result.status = CaseStatus::kError;
+          result.message = e.what();
+        }
+        captures.finish(c);
+        summary.results[i] = std::move(result);
+        if (options.progress) {
+          std::lock_guard lock(progress_mutex);
+          options.progress(++done, selected.size());
+        }
       }
     }
   };
-  const size_t threads = std::min(static_cast<size_t>(std::max(options.jobs, 1)),
-                                  std::max<size_t>(selected.size(), 1));
   if (threads <= 1) {
     worker();
   } else {

@@ -305,11 +305,31 @@ TEST_CASE("regress: cases that share a capture each compare with it, and it is d
   harness::CaptureCache cache(cases);
   const raster::Palette palette = raster::default_palette();
   const auto first = cache.take(m.cases[0], palette);
+  cache.finish(m.cases[0]);
   CHECK(cache.take(m.cases[1], palette) == first);
+  cache.finish(m.cases[1]);
   CHECK(cache.take(m.cases[2], palette) == first);
+  cache.finish(m.cases[2]);
+  CHECK(cache.kept() == 1);
   CHECK(cache.take(m.cases[3], palette) == first);  // the last to name it
+  cache.finish(m.cases[3]);
+  CHECK(cache.kept() == 0);  // let go once every case naming it is done
   cache.take(m.cases[4], palette);
+  CHECK(cache.kept() == 0);  // named by one case only: never kept
+  cache.finish(m.cases[4]);
   CHECK(cache.decoded() == 2);
+
+  // Cases that finish without taking the capture (--update writing a new one, an error before
+  // the comparison) still count: the capture is not held past the last of them.
+  harness::CaptureCache skipping(cases);
+  skipping.finish(m.cases[0]);
+  const auto taken = skipping.take(m.cases[1], palette);
+  skipping.finish(m.cases[1]);
+  CHECK(skipping.kept() == 1);  // cases 2 and 3 are still to come
+  skipping.finish(m.cases[2]);
+  skipping.finish(m.cases[3]);
+  CHECK(skipping.kept() == 0);
+  CHECK(skipping.decoded() == 1);
 }
 
 TEST_CASE(
