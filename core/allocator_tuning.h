@@ -5,9 +5,9 @@
 // such blocks per shape and per frame (a 640x480 frame is 300 KiB, an interpreter's pools and
 // pre-decoded table a few hundred more), so a run over a corpus, or a benchmark loop, took the
 // kernel's page faults again on every file: on a virtual machine a fault on a fresh page cost
-// ~10 us, and a fresh 640x480 frame spent five sixths of its time in them. Raising both
-// thresholds lets a freed frame's pages serve the next one. Peak memory is unchanged: what is
-// kept is at most what was already in use.
+// about 7 us, and a fresh 640x480 frame spent five sixths of its time in them. Raising both
+// thresholds lets a freed frame's pages serve the next one. What is kept was already in use once,
+// and each heap (one per worker thread) keeps at most its free top of 8 MiB beyond what it uses.
 #pragma once
 
 namespace shapevm::core {
