@@ -126,6 +126,15 @@ const std::vector<CorpusItem>& corpus_with_states() {
   return corpus;
 }
 
+// Frames per pass, frames per second and the process's peak memory.
+void report_corpus_frames(benchmark::State& state, uint64_t frames_per_pass) {
+  state.counters["frames"] = static_cast<double>(frames_per_pass);
+  state.counters["frames_per_s"] = benchmark::Counter(
+      static_cast<double>(frames_per_pass) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+  state.counters["peak_rss_MB"] = peak_rss_mb();
+}
+
 void BM_CorpusAllArticulationStates(benchmark::State& state) {
   const std::vector<CorpusItem>& corpus = corpus_with_states();
   uint64_t frames = 0;
@@ -142,11 +151,7 @@ void BM_CorpusAllArticulationStates(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(faces);
   }
-  state.counters["frames"] = static_cast<double>(frames);
-  state.counters["frames_per_s"] =
-      benchmark::Counter(static_cast<double>(frames) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
-  state.counters["peak_rss_MB"] = peak_rss_mb();
+  report_corpus_frames(state, frames);
 }
 BENCHMARK(BM_CorpusAllArticulationStates)->Unit(benchmark::kMillisecond)->Iterations(2);
 
@@ -178,11 +183,7 @@ void BM_CorpusAllArticulationStatesReused(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(faces);
   }
-  state.counters["frames"] = static_cast<double>(frames);
-  state.counters["frames_per_s"] =
-      benchmark::Counter(static_cast<double>(frames) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
-  state.counters["peak_rss_MB"] = peak_rss_mb();
+  report_corpus_frames(state, frames);
 }
 BENCHMARK(BM_CorpusAllArticulationStatesReused)->Unit(benchmark::kMillisecond)->Iterations(2);
 

@@ -18,6 +18,14 @@ bool same(const ScreenVertex& a, const ScreenVertex& b) {
          a.inv_w == b.inv_w;
 }
 
+// The cache projects `v` in front of the near plane, exactly as project() does.
+void check_as_project(ProjectionCache& cache, const Projection& projection, const ViewVertex& v) {
+  ScreenVertex expected, got;
+  REQUIRE(project(projection, v, expected));
+  REQUIRE(cache.project(v, got));
+  CHECK(same(got, expected));
+}
+
 // A position differing from `base` only in coordinate `axis` (0 x, 1 y, 2 z) that lands in the
 // same slot.
 ViewVertex slot_twin(const ViewVertex& base, int axis) {
@@ -45,12 +53,7 @@ TEST_CASE("projection cache: positions sharing a slot, differing in one coordina
     CAPTURE(axis);
     // Alternating, so each projection finds the other one in the slot.
     for (int round = 0; round < 3; ++round) {
-      for (const ViewVertex& v : {base, twin}) {
-        ScreenVertex expected, got;
-        REQUIRE(project(projection, v, expected));
-        REQUIRE(cache.project(v, got));
-        CHECK(same(got, expected));
-      }
+      for (const ViewVertex& v : {base, twin}) check_as_project(cache, projection, v);
     }
   }
 }
@@ -65,10 +68,7 @@ TEST_CASE("projection cache: a point behind the near plane stays rejected, outpu
     out.x = 77;
     CHECK_FALSE(cache.project(behind, out));
     CHECK(out.x == 77);
-    ScreenVertex expected;
-    REQUIRE(project(projection, in_front, expected));
-    REQUIRE(cache.project(in_front, out));
-    CHECK(same(out, expected));
+    check_as_project(cache, projection, in_front);
   }
 }
 
@@ -81,10 +81,7 @@ TEST_CASE("projection cache: a hit carries the point's own texture coordinates a
   for (int round = 0; round < 2; ++round) {
     for (ViewVertex p : points) {
       p.u += round;  // the same position with other attributes the second time
-      ScreenVertex expected, got;
-      REQUIRE(project(projection, p, expected));
-      REQUIRE(cache.project(p, got));
-      CHECK(same(got, expected));
+      check_as_project(cache, projection, p);
     }
   }
 }
