@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "core/aligned_allocator.h"
+
 namespace shapevm::raster {
 
 // A pixel rectangle [left, right) x [top, bottom): right and bottom are exclusive.
@@ -85,7 +87,8 @@ class Framebuffer {
 
   int width_;
   int height_;
-  std::vector<uint8_t> pixels_;
+  // Cache-line aligned: clears and fills write whole rows with 64-byte stores.
+  std::vector<uint8_t, core::AlignedAllocator<uint8_t, 64>> pixels_;
   // Outside rows [dirty_top_, dirty_bottom_) every pixel still holds cleared_ (the last fill).
   uint8_t cleared_ = 0;
   int dirty_top_ = 0;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/aligned_allocator.h"
 #include "core/byte_reader.h"
 #include "core/input_error.h"
 #include "interp/fa/walker.h"
@@ -55,10 +56,12 @@ struct X86Runner::Impl {
   bool trace;
   uint32_t code_base = 0;
   std::vector<uint8_t> pristine;  // CODE with the import rewrites, as every run starts
-  std::vector<uint8_t> code;      // shared with the guest (page-rounded)
-  std::vector<uint8_t> globals;
-  std::vector<uint8_t> stack;
-  std::vector<uint8_t> exits;
+  // Shared with the guest: page-aligned, so each guest page is one host page.
+  using GuestPages = std::vector<uint8_t, core::AlignedAllocator<uint8_t, 4096>>;
+  GuestPages code;  // page-rounded
+  GuestPages globals;
+  GuestPages stack;
+  GuestPages exits;
   std::map<std::string, uint32_t> data_slots;      // import -> guest address
   std::map<uint32_t, std::string> function_exits;  // guest address -> import
   std::map<uint32_t, std::string> slot_names;      // guest slot address -> import
