@@ -27,9 +27,9 @@ struct AlignedAllocator {
   T* allocate(size_t n) {
     return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(Alignment)));
   }
-  void deallocate(T* p, size_t n) {
-    ::operator delete(p, n * sizeof(T), std::align_val_t(Alignment));
-  }
+  // The unsized form: clang, unlike GCC, declares sized deallocation only with
+  // -fsized-deallocation.
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(Alignment)); }
   template <typename U>
   bool operator==(const AlignedAllocator<U, Alignment>&) const {
     return true;
