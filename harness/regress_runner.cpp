@@ -102,6 +102,36 @@ std::vector<RunWarning> distinct_warnings(const RunSummary& summary) {
   return out;
 }
 
+namespace {
+
+// The indices of `selected` in the batches workers take: a program's cases a few at a time
+// (programs in the order the manifest first names them). Handed out one by one, two workers took
+// neighbouring cases of the same program: each opened it, and both decoded the capture the cases
+// shared at the same moment, so a second worker added little. A batch holds at most an eighth of
+// a worker's share, so one program with many states still spreads over every worker.
+std::vector<std::vector<size_t>> batches_by_program(const std::vector<const RegressCase*>& selected,
+                                                    size_t threads) {
+  const size_t batch_limit = std::max<size_t>(1, selected.size() / (threads * 8));
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<size_t>> by_program;
+  std::vector<const std::vector<size_t>*> order;
+  for (size_t i = 0; i < selected.size(); ++i) {
+    auto [it, added] = by_program.try_emplace({selected[i]->engine, selected[i]->file});
+    if (added) order.push_back(&it->second);
+    it->second.push_back(i);
+  }
+  std::vector<std::vector<size_t>> batches;
+  for (const std::vector<size_t>* cases : order) {
+    for (size_t at = 0; at < cases->size(); at += batch_limit) {
+      const size_t end = std::min(cases->size(), at + batch_limit);
+      batches.emplace_back(cases->begin() + static_cast<ptrdiff_t>(at),
+                           cases->begin() + static_cast<ptrdiff_t>(end));
+    }
+  }
+  return batches;
+}
+
+}  // namespace
+
 RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engines,
                           const RunnerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -120,29 +150,7 @@ RunSummary run_regression(const Manifest& manifest, const EngineRegistry& engine
   CaptureCache captures(selected);
   const size_t threads = std::min(static_cast<size_t>(std::max(options.jobs, 1)),
                                   std::max<size_t>(selected.size(), 1));
-  // Workers take a program's cases a few at a time (programs in the order the manifest first
-  // names them). Handed out one by one, two workers took neighbouring cases of the same program:
-  // each opened it, and both decoded the capture the cases shared at the same moment, so a
-  // second worker added little. A batch holds at most an eighth of a worker's share, so one
-  // program with many states still spreads over every worker. Results land at each case's index.
-  const size_t batch_limit = std::max<size_t>(1, selected.size() / (threads * 8));
-  std::vector<std::vector<size_t>> batches;
-  {
-    std::map<std::pair<std::string_view, std::string_view>, std::vector<size_t>> by_program;
-    std::vector<std::vector<size_t>*> order;
-    for (size_t i = 0; i < selected.size(); ++i) {
-      auto [it, added] = by_program.try_emplace({selected[i]->engine, selected[i]->file});
-      if (added) order.push_back(&it->second);
-      it->second.push_back(i);
-    }
-    for (const std::vector<size_t>* cases : order) {
-      for (size_t at = 0; at < cases->size(); at += batch_limit) {
-        const size_t end = std::min(cases->size(), at + batch_limit);
-        batches.emplace_back(cases->begin() + static_cast<ptrdiff_t>(at),
-                             cases->begin() + static_cast<ptrdiff_t>(end));
-      }
-    }
-  }
+  const std::vector<std::vector<size_t>> batches = batches_by_program(selected, threads);
   std::atomic<size_t> next{0};
   std::mutex progress_mutex;
   size_t done = 0;
