@@ -3,6 +3,7 @@
 // through the dynamic loader's own report (LD_DEBUG=files lists every object it loads, and why).
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -83,3 +84,22 @@ TEST_CASE("a library that cannot be loaded is named, with the purpose it was wan
           std::string::npos);
   }
 }
+
+#if SHAPEVM_RUNTIME_ALL_STATIC
+// cmake/static_runtime.cmake: libstdc++, libgcc, fmt, libpng, zlib and libdeflate are linked into
+// the program, so starting it maps nothing but glibc's own objects.
+TEST_CASE(
+    "start-up loads only the C library: the C++ runtime, fmt, libpng and zlib are linked in") {
+  const ScratchDir dir;
+  const CliResult r = loader_report("render " + shell_quote(kHangar) + " -o " +
+                                    shell_quote((dir / "hangar.png").string()));
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(loaded(r, "libc.so"));
+  for (const char* stem : {"libstdc++", "libgcc_s", "libfmt", "libpng", "libz.", "libdeflate"}) {
+    CAPTURE(stem);
+    CHECK_FALSE(loaded(r, stem));
+  }
+  // The frame it wrote went through the linked-in libpng and zlib.
+  CHECK(std::filesystem::file_size(dir / "hangar.png") > 0);
+}
+#endif

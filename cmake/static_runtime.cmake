@@ -1,0 +1,73 @@
+# The libraries every command loads: linked into the programs, or loaded as shared libraries.
+#
+# Each shared library a process loads costs it page faults and relocations before main(); on a
+# virtual machine a page fault costs several microseconds. Researchers run shapevm over thousands of
+# files from shell loops, where that start-up is most of the cost. With SHAPEVM_STATIC_RUNTIME the
+# `shapevm` program carries libstdc++, libgcc, fmt, libpng, zlib and libdeflate itself and loads only
+# glibc (Unicorn, Capstone, SDL2 and libedit are opened on first use either way: core/shared_library.h).
+# Every library stays an installed Debian package: the static archives come with the -dev packages,
+# and fmt (libfmt-dev ships no archive) is compiled from its own headers by core/fmt/implementation.cpp.
+#
+# Defines shapevm_fmt, shapevm_png and shapevm_deflate for the targets to link,
+# shapevm_link_runtime_statically(TARGET) for the programs, and SHAPEVM_RUNTIME_ALL_STATIC when every
+# one of those libraries is linked in (the tests then check that shapevm loads none of them).
+option(SHAPEVM_STATIC_RUNTIME "Link libstdc++, fmt, libpng, zlib and libdeflate into shapevm" ON)
+if(SHAPEVM_SANITIZE OR SHAPEVM_FUZZ)
+  # The sanitizers' runtimes replace operator new and friends from a shared library; keep every
+  # library shared so they see all of it.
+  set(SHAPEVM_STATIC_RUNTIME OFF)
+endif()
+
+set(shapevm_static_archives_found OFF)
+if(SHAPEVM_STATIC_RUNTIME)
+  find_library(SHAPEVM_PNG_ARCHIVE NAMES libpng16.a libpng.a)
+  find_library(SHAPEVM_ZLIB_ARCHIVE NAMES libz.a)
+  find_library(SHAPEVM_LIBDEFLATE_ARCHIVE NAMES libdeflate.a HINTS ${LIBDEFLATE_LIBRARY_DIRS})
+  if(SHAPEVM_PNG_ARCHIVE AND SHAPEVM_ZLIB_ARCHIVE AND SHAPEVM_LIBDEFLATE_ARCHIVE)
+    set(shapevm_static_archives_found ON)
+  else()
+    message(STATUS "shapevm: static archives of libpng, zlib or libdeflate not found; linking them shared")
+  endif()
+endif()
+
+add_library(shapevm_png INTERFACE)
+add_library(shapevm_deflate INTERFACE)
+if(shapevm_static_archives_found)
+  target_include_directories(shapevm_png SYSTEM INTERFACE ${PNG_INCLUDE_DIRS})
+  target_link_libraries(shapevm_png INTERFACE ${SHAPEVM_PNG_ARCHIVE} ${SHAPEVM_ZLIB_ARCHIVE} m)
+  target_include_directories(shapevm_deflate SYSTEM INTERFACE ${LIBDEFLATE_INCLUDE_DIRS})
+  target_link_libraries(shapevm_deflate INTERFACE ${SHAPEVM_LIBDEFLATE_ARCHIVE})
+else()
+  target_link_libraries(shapevm_png INTERFACE PNG::PNG)
+  target_link_libraries(shapevm_deflate INTERFACE PkgConfig::LIBDEFLATE)
+endif()
+
+# fmt's out-of-line functions, compiled here from format-inl.h. The list of explicit instantiations
+# in core/fmt/implementation.cpp is fmt 9's; any other version links the shared library.
+if(SHAPEVM_STATIC_RUNTIME AND fmt_VERSION VERSION_GREATER_EQUAL 9 AND fmt_VERSION VERSION_LESS 10)
+  add_library(shapevm_fmt STATIC ${PROJECT_SOURCE_DIR}/core/fmt/implementation.cpp)
+  # The same include directories and definitions as the installed fmt::fmt target, so every source
+  # compiles exactly as it would against the shared library.
+  target_include_directories(shapevm_fmt SYSTEM PUBLIC $<TARGET_PROPERTY:fmt::fmt,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_compile_definitions(shapevm_fmt PUBLIC $<TARGET_PROPERTY:fmt::fmt,INTERFACE_COMPILE_DEFINITIONS>)
+else()
+  if(SHAPEVM_STATIC_RUNTIME)
+    message(STATUS "shapevm: fmt ${fmt_VERSION} is not 9.x; linking it shared")
+  endif()
+  add_library(shapevm_fmt INTERFACE)
+  target_link_libraries(shapevm_fmt INTERFACE fmt::fmt)
+endif()
+
+set(SHAPEVM_RUNTIME_ALL_STATIC OFF)
+if(SHAPEVM_STATIC_RUNTIME AND shapevm_static_archives_found AND TARGET shapevm_fmt)
+  get_target_property(shapevm_fmt_type shapevm_fmt TYPE)
+  if(shapevm_fmt_type STREQUAL "STATIC_LIBRARY")
+    set(SHAPEVM_RUNTIME_ALL_STATIC ON)
+  endif()
+endif()
+
+function(shapevm_link_runtime_statically target)
+  if(SHAPEVM_STATIC_RUNTIME)
+    target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+  endif()
+endfunction()
