@@ -128,6 +128,20 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
   if (polygon.size() < 3) return;
   const ClipRect clip = effective_clip(frame, rules);
   if (clip.empty()) return;
+  if constexpr (kMode == FillMode::kFlat) {
+    // A flat fill needs only each row's two crossings, not which edges they came from: for a
+    // y-monotone polygon they are found walking its two sides, without building the table.
+    const auto flat_span = [&](int64_t row, int64_t left_x, int64_t right_x) {
+      const int64_t span_begin = fixed_floor64(left_x);
+      const int64_t span_end = fixed_floor64(right_x) + (rules.no_overlap ? 0 : 1);
+      const int64_t draw_begin = std::max<int64_t>(span_begin, clip.left);
+      const int64_t draw_end = std::min<int64_t>(span_end, clip.right);
+      if (draw_begin >= draw_end) return;
+      std::memset(frame.row(static_cast<int>(row)) + draw_begin, color,
+                  static_cast<size_t>(draw_end - draw_begin));
+    };
+    if (for_each_monotone_row(polygon, clip.top, clip.bottom, flat_span)) return;
+  }
   Scratch& work = scratch();
   const int64_t first_row = build_ylr(polygon, clip.top, clip.bottom, work);
   if (work.rows.empty()) return;

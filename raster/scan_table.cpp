@@ -4,65 +4,6 @@
 #include <limits>
 
 namespace shapevm::raster::scan {
-namespace {
-
-// floor(numerator / denominator) split into quotient and a remainder in [0, denominator);
-// denominator > 0.
-void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient, int64_t& remainder) {
-  if (numerator >= std::numeric_limits<int64_t>::min() &&
-      numerator <= std::numeric_limits<int64_t>::max()) {
-    // The same result in 64 bits, where nearly every edge's numerator fits: the 128-bit
-    // division is a library call several times slower, and it was a tenth of a frame's time.
-    const auto n = static_cast<int64_t>(numerator);
-    quotient = n / denominator;
-    remainder = n % denominator;
-    if (remainder < 0) {
-      --quotient;
-      remainder += denominator;
-    }
-    return;
-  }
-  Wide q = numerator / denominator;
-  Wide r = numerator % denominator;
-  if (r < 0) {
-    --q;
-    r += denominator;
-  }
-  quotient = static_cast<int64_t>(q);
-  remainder = static_cast<int64_t>(r);
-}
-
-// Steps x(row) = top.x + floor(dx * (row - top.y) / dy) one row at a time with an exact
-// quotient/remainder pair, so every row gets the same value a direct evaluation would, and a
-// shared edge gives identical crossings to both polygons that use it.
-class EdgeStepper {
- public:
-  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator)
-      : denominator_(denominator) {
-    floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder_);
-    value_ += start;
-    floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
-                 step_remainder_);
-  }
-  int64_t value() const { return value_; }
-  void advance() {
-    // Without a branch: whether the remainder carries follows the edge's slope, a pattern the
-    // branch predictor misses on nearly every other row of a steep edge.
-    remainder_ += step_remainder_;
-    const int64_t carry = remainder_ >= denominator_ ? 1 : 0;
-    remainder_ -= denominator_ & -carry;
-    value_ += step_quotient_ + carry;
-  }
-
- private:
-  int64_t denominator_;
-  int64_t value_ = 0;
-  int64_t remainder_ = 0;
-  int64_t step_quotient_ = 0;
-  int64_t step_remainder_ = 0;
-};
-
-}  // namespace
 
 int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int64_t row_end,
                   ScanTable& work) {
@@ -100,8 +41,7 @@ int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int6
     const auto edge_index = static_cast<int32_t>(work.edges.size());
     work.edges.push_back(edge);
 
-    EdgeStepper x(top.x, static_cast<int64_t>(bottom.x) - top.x, edge_first * kFixedOne - top.y,
-                  static_cast<int64_t>(bottom.y) - top.y);
+    EdgeStepper x(top, bottom, edge_first);
     RowCrossings* crossings = work.rows.data() + (edge_first - first_row);
     for (int64_t row = edge_first; row < edge_end; ++row, ++crossings, x.advance()) {
       // Strict comparisons: on a tie the earlier edge keeps the row, deterministically. Written

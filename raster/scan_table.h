@@ -3,7 +3,9 @@
 // both place edges identically. Internal to raster/.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -29,6 +31,68 @@ struct RowCrossings {
   int32_t right_edge;
 };
 
+// floor(numerator / denominator) split into quotient and a remainder in [0, denominator);
+// denominator > 0.
+inline void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient,
+                         int64_t& remainder) {
+  if (numerator >= std::numeric_limits<int64_t>::min() &&
+      numerator <= std::numeric_limits<int64_t>::max()) {
+    // The same result in 64 bits, where nearly every edge's numerator fits: the 128-bit
+    // division is a library call several times slower, and it was a tenth of a frame's time.
+    const auto n = static_cast<int64_t>(numerator);
+    quotient = n / denominator;
+    remainder = n % denominator;
+    if (remainder < 0) {
+      --quotient;
+      remainder += denominator;
+    }
+    return;
+  }
+  Wide q = numerator / denominator;
+  Wide r = numerator % denominator;
+  if (r < 0) {
+    --q;
+    r += denominator;
+  }
+  quotient = static_cast<int64_t>(q);
+  remainder = static_cast<int64_t>(r);
+}
+
+// Steps x(row) = top.x + floor(dx * (row - top.y) / dy) one row at a time with an exact
+// quotient/remainder pair, so every row gets the same value a direct evaluation would, and a
+// shared edge gives identical crossings to both polygons that use it.
+class EdgeStepper {
+ public:
+  EdgeStepper() = default;
+  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator)
+      : denominator_(denominator) {
+    floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder_);
+    value_ += start;
+    floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
+                 step_remainder_);
+  }
+  // The edge from `top` to `bottom` (top.y < bottom.y), at `row`.
+  EdgeStepper(const ScreenVertex& top, const ScreenVertex& bottom, int64_t row)
+      : EdgeStepper(top.x, static_cast<int64_t>(bottom.x) - top.x, row * kFixedOne - top.y,
+                    static_cast<int64_t>(bottom.y) - top.y) {}
+  int64_t value() const { return value_; }
+  void advance() {
+    // Without a branch: whether the remainder carries follows the edge's slope, a pattern the
+    // branch predictor misses on nearly every other row of a steep edge.
+    remainder_ += step_remainder_;
+    const int64_t carry = remainder_ >= denominator_ ? 1 : 0;
+    remainder_ -= denominator_ & -carry;
+    value_ += step_quotient_ + carry;
+  }
+
+ private:
+  int64_t denominator_ = 1;
+  int64_t value_ = 0;
+  int64_t remainder_ = 0;
+  int64_t step_quotient_ = 0;
+  int64_t step_remainder_ = 0;
+};
+
 struct ScanTable {
   std::vector<Edge> edges;
   std::vector<RowCrossings> rows;
@@ -38,6 +102,104 @@ struct ScanTable {
 // work.rows[0] describes. Leaves work.rows empty when no row is covered.
 int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int64_t row_end,
                   ScanTable& work);
+
+// One side of a y-monotone polygon walked downward row by row: the vertices from the top one
+// onwards in one direction (step +1 or -1 around the polygon), each edge stepped exactly as
+// build_ylr steps it. Horizontal edges and edges between two vertices in one row interval cover
+// no row and are passed over.
+class ChainWalker {
+ public:
+  ChainWalker(std::span<const ScreenVertex> polygon, size_t top, bool forward)
+      : polygon_(polygon), current_(top), forward_(forward) {}
+  // Moves to the edge covering `row`, which lies between the polygon's first and last rows.
+  void enter(int64_t row) {
+    for (size_t guard = polygon_.size(); guard > 0; --guard) {
+      const size_t next = step(current_);
+      const int64_t next_row = fixed_ceil64(polygon_[next].y);
+      if (next_row > row) {
+        x_ = EdgeStepper(polygon_[current_], polygon_[next], row);
+        edge_end_ = next_row;
+        return;
+      }
+      current_ = next;
+    }
+  }
+  int64_t x() const { return x_.value(); }
+  // To `row`, the row after the last one x() was read for.
+  void advance(int64_t row) {
+    if (row < edge_end_) {
+      x_.advance();
+    } else {
+      enter(row);
+    }
+  }
+
+ private:
+  size_t step(size_t i) const {
+    const size_t n = polygon_.size();
+    return forward_ ? (i + 1 == n ? 0 : i + 1) : (i == 0 ? n - 1 : i - 1);
+  }
+  std::span<const ScreenVertex> polygon_;
+  size_t current_;
+  bool forward_;
+  EdgeStepper x_;
+  int64_t edge_end_ = 0;
+};
+
+// The YLR table's rows without the table, for a polygon whose y goes down along one side and up
+// along the other (y-monotone: every convex polygon, and most faces shape programs emit). Every
+// row such a polygon covers is crossed by exactly one edge of each side, so the row's crossings
+// are the smaller and the larger of two values, the ones build_ylr would find. Calls
+// span(row, left_x, right_x) for each covered row in [row_begin, row_end), top to bottom, and
+// returns true; returns false without calling it when the polygon is not y-monotone (or has
+// fewer than three vertices), for build_ylr to handle.
+template <typename SpanFn>
+bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_begin,
+                           int64_t row_end, SpanFn&& span) {
+  const size_t n = polygon.size();
+  if (n < 3) return false;
+  // Count the turns between going down and going up around the closed polygon, ignoring
+  // horizontal edges: a y-monotone polygon turns exactly twice, at its top and at its bottom.
+  int turns = 0;
+  int first_direction = 0;
+  int direction = 0;
+  size_t top = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (polygon[i].y < polygon[top].y) top = i;
+    const Fixed y0 = polygon[i].y;
+    const Fixed y1 = polygon[i + 1 == n ? 0 : i + 1].y;
+    if (y0 == y1) continue;
+    const int d = y1 > y0 ? 1 : -1;
+    if (first_direction == 0) {
+      first_direction = d;
+    } else if (d != direction) {
+      ++turns;
+    }
+    direction = d;
+  }
+  if (first_direction == 0) return false;  // all on one row: no row covered
+  if (direction != first_direction) ++turns;
+  if (turns != 2) return false;
+
+  Fixed y_max = polygon[0].y;
+  for (const ScreenVertex& vertex : polygon) y_max = std::max(y_max, vertex.y);
+  const int64_t first_row = std::max(fixed_ceil64(polygon[top].y), row_begin);
+  const int64_t end_row = std::min(fixed_ceil64(y_max), row_end);
+  if (first_row >= end_row) return true;
+  ChainWalker a(polygon, top, true);
+  ChainWalker b(polygon, top, false);
+  a.enter(first_row);
+  b.enter(first_row);
+  for (int64_t row = first_row;;) {
+    const int64_t xa = a.x();
+    const int64_t xb = b.x();
+    span(row, std::min(xa, xb), std::max(xa, xb));
+    if (++row == end_row) break;
+    a.advance(row);
+    b.advance(row);
+  }
+  return true;
+}
 
 // A value interpolated along `edge` (a0 at its top vertex, a1 at its bottom) where it crosses
 // `row`, evaluated exactly with the same rounding as the x crossing.
