@@ -2,13 +2,13 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <system_error>
 #include <thread>
@@ -27,19 +27,42 @@ std::string temporary_suffix() {
 }
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError(path.string(), "no such file (or not a regular file)");
+  // One open, one fstat and one read for a whole file: runs over corpora read thousands of small
+  // files, and a stream's stat, seeks, buffered reads and EOF probe were a third of `info`'s time.
+  // O_NONBLOCK only so that opening a FIFO does not wait for a writer (it is refused below); it
+  // changes nothing for a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ENOENT || error == ENOTDIR) {
+      throw InputError(path.string(), "no such file (or not a regular file)");
+    }
+    throw InputError(path.string(), fmt::format("cannot open: {}", std::strerror(error)));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), fmt::format("cannot open: {}", std::strerror(errno)));
-  std::vector<uint8_t> data;
-  in.seekg(0, std::ios::end);
-  auto size = static_cast<std::streamoff>(in.tellg());
-  in.seekg(0, std::ios::beg);
-  data.resize(static_cast<size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size)) {
-    throw InputError(path.string(), "read failed");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    throw InputError(path.string(), fmt::format("cannot open: {}", std::strerror(errno)));
+  }
+  if (!S_ISREG(info.st_mode))
+    throw InputError(path.string(), "no such file (or not a regular file)");
+  std::vector<uint8_t> data(static_cast<size_t>(info.st_size));
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t got = ::read(fd, data.data() + done, data.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0)
+      throw InputError(path.string(), fmt::format("read failed: {}", std::strerror(errno)));
+    if (got == 0) {
+      throw InputError(path.string(),
+                       fmt::format("read failed: the file ended at byte {} of the {} "
+                                   "it had when opened",
+                                   done, data.size()));
+    }
+    done += static_cast<size_t>(got);
   }
   return data;
 }
