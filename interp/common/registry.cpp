@@ -146,6 +146,9 @@ std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions
 }
 
 void validate_state(const Program& program, const StateRequest& state) {
+  // Nothing given, nothing to check: building the program's knobs was a twentieth of `info`'s time
+  // over a corpus, where no state is given.
+  if (state.options.empty() && state.sets.empty()) return;
   const std::vector<Knob> knobs = program.knobs();
   for (const Setting& s : state.options) {
     const auto knob = std::find_if(knobs.begin(), knobs.end(),
