@@ -29,6 +29,9 @@ class Walker {
         result_.reloc_targets.insert(*r.target_code_offset);
       }
     }
+    // Instructions average well over 16 bytes (a face is 12 or more, a vertex 6 per vertex):
+    // enough room that the items are rarely moved while the walk grows them.
+    result_.items.reserve(stub_area / 16 + 16);
     add(ItemKind::kHeader, 0, kHeaderSize);
     uint32_t pos = kHeaderSize;
     bool ended = false;
