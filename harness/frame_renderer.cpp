@@ -64,11 +64,12 @@ std::span<const raster::ViewVertex> FrameRenderer::clip_near(
 }
 
 void FrameRenderer::project_polygon(std::span<const raster::ViewVertex> polygon) {
-  screen_.resize(polygon.size());
-  size_t count = 0;
+  // Appended one by one rather than resized and trimmed: resize() value-initialises every new
+  // element out of line, which cost more than the projections that overwrite them.
+  screen_.clear();
+  raster::ScreenVertex s;
   for (const auto& v : polygon)
-    if (projected_.project(v, screen_[count])) ++count;
-  screen_.resize(count);
+    if (projected_.project(v, s)) screen_.push_back(s);
 }
 
 std::string_view FrameRenderer::stop_requested() const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
 
@@ -25,10 +26,11 @@ class ProjectionCache {
 
   // As raster::project(projection, point, out).
   bool project(const ViewVertex& point, ScreenVertex& out) {
-    Slot& slot = slots_[slot_of(point.x, point.y, point.z)];
-    if (!slot.valid || slot.x != point.x || slot.y != point.y || slot.z != point.z) {
+    const size_t index = slot_of(point.x, point.y, point.z);
+    Slot& slot = slots_[index];
+    if (!filled_[index] || slot.x != point.x || slot.y != point.y || slot.z != point.z) {
       ScreenVertex s;
-      slot.valid = true;
+      filled_[index] = true;
       slot.x = point.x;
       slot.y = point.y;
       slot.z = point.z;
@@ -56,14 +58,17 @@ class ProjectionCache {
   }
 
  private:
+  // Left uninitialised: a slot is read only once filled_ says it was written. A renderer is made
+  // per frame, and zeroing 28 KB for each was 3% of a 400-face frame; the 128-byte bitset is what
+  // a new cache clears.
   struct Slot {
-    bool valid = false;
-    bool in_front = false;
-    int32_t x = 0, y = 0, z = 0;  // the view position
-    int32_t screen_x = 0, screen_y = 0, inv_w = 0;
+    bool in_front;
+    int32_t x, y, z;  // the view position
+    int32_t screen_x, screen_y, inv_w;
   };
   Projection projection_;
-  std::array<Slot, kSlots> slots_{};
+  std::bitset<kSlots> filled_;
+  std::array<Slot, kSlots> slots_;
 };
 
 }  // namespace shapevm::raster
