@@ -9,8 +9,9 @@
 # and fmt (libfmt-dev ships no archive) is compiled from its own headers by core/fmt/implementation.cpp.
 #
 # Defines shapevm_fmt, shapevm_png and shapevm_deflate for the targets to link,
-# shapevm_link_runtime_statically(TARGET) for the programs, and SHAPEVM_RUNTIME_ALL_STATIC when every
-# one of those libraries is linked in (the tests then check that shapevm loads none of them).
+# shapevm_link_runtime_statically(TARGET) for the programs, SHAPEVM_CAPSTONE_LINKED when Capstone
+# is linked in (x86/CMakeLists.txt), and SHAPEVM_RUNTIME_ALL_STATIC when every one of those
+# libraries is linked in (the tests then check that shapevm loads none of them).
 option(SHAPEVM_STATIC_RUNTIME "Link libstdc++, fmt, libpng, zlib and libdeflate into shapevm" ON)
 if(SHAPEVM_SANITIZE OR SHAPEVM_FUZZ)
   # The sanitizers' runtimes replace operator new and friends from a shared library; keep every
@@ -58,6 +59,24 @@ else()
   target_link_libraries(shapevm_fmt INTERFACE fmt::fmt)
 endif()
 
+# Capstone too, when its archive is there. Built for every architecture it knows, its tables carry
+# some 77,000 relocations: opened as a shared library (or linked into a position-independent
+# program) the loader patches them on every start, 7 ms and several hundred page faults before an
+# x86 shape's `info` could begin, where the rest of it took 6. Linked into a program at a fixed
+# address, the linker resolves them once and a run touches only the pages it reads. So with the
+# static runtime `shapevm` is linked without -pie (glibc's loader still places the libraries it
+# opens at random addresses). Unicorn stays a shared library opened on first use: its archive
+# defines zlib's crc32 again.
+set(SHAPEVM_CAPSTONE_LINKED OFF)
+if(shapevm_static_archives_found)
+  find_library(SHAPEVM_CAPSTONE_ARCHIVE NAMES libcapstone.a HINTS ${CAPSTONE_LIBRARY_DIRS})
+  if(SHAPEVM_CAPSTONE_ARCHIVE)
+    set(SHAPEVM_CAPSTONE_LINKED ON)
+  else()
+    message(STATUS "shapevm: libcapstone.a not found; Capstone is opened as a shared library")
+  endif()
+endif()
+
 set(SHAPEVM_RUNTIME_ALL_STATIC OFF)
 if(SHAPEVM_STATIC_RUNTIME AND shapevm_static_archives_found AND TARGET shapevm_fmt)
   get_target_property(shapevm_fmt_type shapevm_fmt TYPE)
@@ -69,5 +88,8 @@ endif()
 function(shapevm_link_runtime_statically target)
   if(SHAPEVM_STATIC_RUNTIME)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+  endif()
+  if(SHAPEVM_CAPSTONE_LINKED)
+    target_link_options(${target} PRIVATE -no-pie)
   endif()
 endfunction()

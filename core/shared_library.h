@@ -21,6 +21,8 @@
 // ...and its resolution from a SharedLibrary called `library` into a table called `table`.
 #define SHAPEVM_RESOLVE_FUNCTION_FIELD(name) \
   table.name = library.function<decltype(&::name)>(#name);
+// ...or, for a library linked into the program, the initializer of such a table: {X(LINKED)}.
+#define SHAPEVM_LINKED_FUNCTION_FIELD(name) &::name,
 
 namespace shapevm::core {
 

@@ -2,6 +2,13 @@
 
 namespace shapevm::x86 {
 
+#if SHAPEVM_CAPSTONE_LINKED
+// Linked into the program (cmake/static_runtime.cmake): the table holds Capstone's own functions.
+const CapstoneLibrary& capstone_library() {
+  static const CapstoneLibrary linked{SHAPEVM_CAPSTONE_FUNCTIONS(SHAPEVM_LINKED_FUNCTION_FIELD)};
+  return linked;
+}
+#else
 const CapstoneLibrary& capstone_library() {
   static const CapstoneLibrary loaded = [] {
     const auto library = core::SharedLibrary::open(
@@ -12,5 +19,6 @@ const CapstoneLibrary& capstone_library() {
   }();
   return loaded;
 }
+#endif
 
 }  // namespace shapevm::x86

@@ -24,7 +24,8 @@ struct CapstoneLibrary {
 };
 
 // Loads libcapstone.so.<the headers' major version> on the first call (thread-safe) and returns
-// the same table afterwards. Throws InputError saying what could not be loaded.
+// the same table afterwards. Throws InputError saying what could not be loaded. When Capstone is
+// linked into the program (cmake/static_runtime.cmake), the table is its functions, loaded with it.
 const CapstoneLibrary& capstone_library();
 
 }  // namespace shapevm::x86
