@@ -63,12 +63,12 @@ endif()
 
 # Capstone too, when its archive is there. Built for every architecture it knows, its tables carry
 # some 77,000 relocations: opened as a shared library (or linked into a position-independent
-# program) the loader patches them on every start, 7 ms and several hundred page faults before an
-# x86 shape's `info` could begin, where the rest of it took 6. Linked into a program at a fixed
-# address, the linker resolves them once and a run touches only the pages it reads. So with the
-# static runtime `shapevm` is linked without -pie (glibc's loader still places the libraries it
-# opens at random addresses). Unicorn stays a shared library opened on first use: its archive
-# defines zlib's crc32 again.
+# program) the loader patches them on every start, about 8 ms and several hundred page faults
+# before an x86 shape's `info` could begin, as long as all the rest of it. Linked into a program
+# at a fixed address, the linker resolves them once and a run touches only the pages it reads. So
+# with the static runtime `shapevm` is linked without -pie (glibc's loader still places the
+# libraries it opens at random addresses). Unicorn stays a shared library opened on first use: its
+# archive defines a function named crc32 of its own, which would replace zlib's.
 set(SHAPEVM_CAPSTONE_LINKED OFF)
 if(shapevm_static_archives_found)
   find_library(SHAPEVM_CAPSTONE_ARCHIVE NAMES libcapstone.a HINTS ${CAPSTONE_LIBRARY_DIRS})
