@@ -47,7 +47,9 @@ endif()
 
 # fmt's out-of-line functions, compiled here from format-inl.h. The list of explicit instantiations
 # in core/fmt/implementation.cpp is fmt 9's; any other version links the shared library.
+set(shapevm_fmt_linked OFF)
 if(SHAPEVM_STATIC_RUNTIME AND fmt_VERSION VERSION_GREATER_EQUAL 9 AND fmt_VERSION VERSION_LESS 10)
+  set(shapevm_fmt_linked ON)
   add_library(shapevm_fmt STATIC ${PROJECT_SOURCE_DIR}/core/fmt/implementation.cpp)
   # The same include directories and definitions as the installed fmt::fmt target, so every source
   # compiles exactly as it would against the shared library.
@@ -70,7 +72,7 @@ endif()
 # libraries it opens at random addresses). Unicorn stays a shared library opened on first use: its
 # archive defines a function named crc32 of its own, which would replace zlib's.
 set(SHAPEVM_CAPSTONE_LINKED OFF)
-if(shapevm_static_archives_found)
+if(SHAPEVM_STATIC_RUNTIME)
   find_library(SHAPEVM_CAPSTONE_ARCHIVE NAMES libcapstone.a HINTS ${CAPSTONE_LIBRARY_DIRS})
   if(SHAPEVM_CAPSTONE_ARCHIVE)
     set(SHAPEVM_CAPSTONE_LINKED ON)
@@ -80,11 +82,8 @@ if(shapevm_static_archives_found)
 endif()
 
 set(SHAPEVM_RUNTIME_ALL_STATIC OFF)
-if(SHAPEVM_STATIC_RUNTIME AND shapevm_static_archives_found AND TARGET shapevm_fmt)
-  get_target_property(shapevm_fmt_type shapevm_fmt TYPE)
-  if(shapevm_fmt_type STREQUAL "STATIC_LIBRARY")
-    set(SHAPEVM_RUNTIME_ALL_STATIC ON)
-  endif()
+if(shapevm_static_archives_found AND shapevm_fmt_linked)
+  set(SHAPEVM_RUNTIME_ALL_STATIC ON)
 endif()
 
 function(shapevm_link_runtime_statically target)

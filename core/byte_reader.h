@@ -58,5 +58,10 @@ inline uint32_t load_u32(const uint8_t* p) {
 inline int32_t load_i32(const uint8_t* p) {
   return static_cast<int32_t>(load_u32(p));
 }
+// Big-endian (PNG chunks, HOG archives).
+inline uint32_t load_u32_be(const uint8_t* p) {
+  return (static_cast<uint32_t>(p[0]) << 24) | (static_cast<uint32_t>(p[1]) << 16) |
+         (static_cast<uint32_t>(p[2]) << 8) | static_cast<uint32_t>(p[3]);
+}
 
 }  // namespace shapevm

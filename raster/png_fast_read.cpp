@@ -7,15 +7,13 @@
 #include <memory>
 #include <vector>
 
+#include "core/byte_reader.h"
+
 namespace shapevm::raster {
 namespace {
 
 constexpr std::array<uint8_t, 8> kSignature = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 constexpr uint32_t kMaxChunkLength = 0x7FFFFFFF;  // PNG's own limit (2^31 - 1)
-
-uint32_t read_be32(const uint8_t* p) {
-  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
 
 constexpr uint32_t chunk_type(const char (&name)[5]) {
   return (uint32_t{static_cast<uint8_t>(name[0])} << 24) |
@@ -118,11 +116,11 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) 
   size_t at = kSignature.size();
   while (!have_end) {
     if (bytes.size() - at < 12) return std::nullopt;  // length, type, CRC
-    const uint32_t length = read_be32(bytes.data() + at);
-    const uint32_t type = read_be32(bytes.data() + at + 4);
+    const uint32_t length = load_u32_be(bytes.data() + at);
+    const uint32_t type = load_u32_be(bytes.data() + at + 4);
     if (length > kMaxChunkLength || bytes.size() - at - 12 < length) return std::nullopt;
     const uint8_t* data = bytes.data() + at + 8;
-    const uint32_t stored_crc = read_be32(data + length);
+    const uint32_t stored_crc = load_u32_be(data + length);
     // The CRC covers the type and the data.
     if (libdeflate_crc32(0, bytes.data() + at + 4, size_t{length} + 4) != stored_crc)
       return std::nullopt;
@@ -131,8 +129,8 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) 
     if (!have_header) {
       // IHDR first: 8-bit palette indices, the standard compression and filter, no interlace.
       if (type != kIHDR || length != 13) return std::nullopt;
-      width = read_be32(data);
-      height = read_be32(data + 4);
+      width = load_u32_be(data);
+      height = load_u32_be(data + 4);
       if (width < 1 || height < 1 || width > static_cast<uint32_t>(Framebuffer::kMaxDimension) ||
           height > static_cast<uint32_t>(Framebuffer::kMaxDimension))
         return std::nullopt;

@@ -94,6 +94,20 @@ int64_t span_step(int64_t delta, int64_t width) {
   }
 }
 
+// A row's span by the fill rule: from floor(L) to floor(R) + 1 exclusive, or to floor(R) with
+// no_overlap; then the part inside the clip's columns (empty when begin >= end).
+struct Span {
+  int64_t begin;       // floor(L): where the attributes start
+  int64_t draw_begin;  // the clipped columns to write
+  int64_t draw_end;
+};
+inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
+                     const ClipRect& clip) {
+  const int64_t begin = fixed_floor64(left_x);
+  const int64_t end = fixed_floor64(right_x) + (rules.no_overlap ? 0 : 1);
+  return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
+}
+
 // One pixel of a styled fill; `value` holds shade, u, v.
 inline void styled_pixel(uint8_t* out, int64_t x, int64_t row, const SurfaceStyle& style,
                          const int64_t* value) {
@@ -132,13 +146,10 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
     // A flat fill needs only each row's two crossings, not which edges they came from: for a
     // y-monotone polygon they are found walking its two sides, without building the table.
     const auto flat_span = [&](int64_t row, int64_t left_x, int64_t right_x) {
-      const int64_t span_begin = fixed_floor64(left_x);
-      const int64_t span_end = fixed_floor64(right_x) + (rules.no_overlap ? 0 : 1);
-      const int64_t draw_begin = std::max<int64_t>(span_begin, clip.left);
-      const int64_t draw_end = std::min<int64_t>(span_end, clip.right);
-      if (draw_begin >= draw_end) return;
-      std::memset(frame.row(static_cast<int>(row)) + draw_begin, color,
-                  static_cast<size_t>(draw_end - draw_begin));
+      const Span span = row_span(left_x, right_x, rules, clip);
+      if (span.draw_begin >= span.draw_end) return;
+      std::memset(frame.row(static_cast<int>(row)) + span.draw_begin, color,
+                  static_cast<size_t>(span.draw_end - span.draw_begin));
     };
     if (for_each_monotone_row(polygon, clip.top, clip.bottom, flat_span)) return;
   }
@@ -158,11 +169,8 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
     const RowCrossings& crossings = work.rows[index];
     if (crossings.left_edge < 0) continue;
     const int64_t row = first_row + static_cast<int64_t>(index);
-    const int64_t span_begin = fixed_floor64(crossings.left_x);
-    // Exclusive end: floor(R) + 1 normally, floor(R) with no_overlap.
-    const int64_t span_end = fixed_floor64(crossings.right_x) + (rules.no_overlap ? 0 : 1);
-    const int64_t draw_begin = std::max<int64_t>(span_begin, clip.left);
-    const int64_t draw_end = std::min<int64_t>(span_end, clip.right);
+    const auto [span_begin, draw_begin, draw_end] =
+        row_span(crossings.left_x, crossings.right_x, rules, clip);
     if (draw_begin >= draw_end) continue;
     uint8_t* out = frame.row(static_cast<int>(row));
 

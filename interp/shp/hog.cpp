@@ -14,8 +14,7 @@ namespace shapevm::shp {
 namespace {
 
 uint32_t be32(std::span<const uint8_t> b, size_t at) {
-  return uint32_t{b[at]} << 24 | uint32_t{b[at + 1]} << 16 | uint32_t{b[at + 2]} << 8 |
-         uint32_t{b[at + 3]};
+  return load_u32_be(b.data() + at);
 }
 
 void put_be32(std::vector<uint8_t>& out, uint32_t v) {
