@@ -45,20 +45,28 @@ struct Projection {
 // of view given by focal length `focal_pixels` (the same for y: square pixels).
 Projection make_projection(int width, int height, int32_t focal_pixels, int32_t near_z = 1);
 
+// The screen position of a point already known to be on or beyond the near plane (16.16 pixels),
+// without the division for inv_w: engines that only need where a vertex lands (a winding test)
+// project every vertex of a model, and the third division was a third of that.
+inline void project_position(const Projection& projection, int32_t x, int32_t y, int64_t z,
+                             Fixed& out_x, Fixed& out_y) {
+  // |x * focal| < 2^62, so the products fit in int64; floor division keeps the mapping uniform
+  // on both sides of the axis (truncation would make the pixel column at the axis twice as wide).
+  const int64_t offset_x = floor_div(static_cast<int64_t>(x) * projection.focal_x, z);
+  const int64_t offset_y = floor_div(static_cast<int64_t>(y) * projection.focal_y, z);
+  out_x =
+      saturate_to_int32(projection.centre_x + static_cast<int64_t>(saturate_to_int32(offset_x)));
+  out_y =
+      saturate_to_int32(projection.centre_y - static_cast<int64_t>(saturate_to_int32(offset_y)));
+}
+
 // Projects `point`; returns false (and leaves `out` untouched) when point.z < near_z. Inline:
 // a frame projects every corner of every face.
 inline bool project(const Projection& projection, const ViewVertex& point, ScreenVertex& out) {
   const int64_t near_z = std::max(projection.near_z, 1);
   if (point.z < near_z) return false;
   const int64_t z = point.z;
-  // |x * focal| < 2^62, so the products fit in int64; floor division keeps the mapping uniform
-  // on both sides of the axis (truncation would make the pixel column at the axis twice as wide).
-  const int64_t offset_x = floor_div(static_cast<int64_t>(point.x) * projection.focal_x, z);
-  const int64_t offset_y = floor_div(static_cast<int64_t>(point.y) * projection.focal_y, z);
-  out.x =
-      saturate_to_int32(projection.centre_x + static_cast<int64_t>(saturate_to_int32(offset_x)));
-  out.y =
-      saturate_to_int32(projection.centre_y - static_cast<int64_t>(saturate_to_int32(offset_y)));
+  project_position(projection, point.x, point.y, z, out.x, out.y);
   out.u = point.u;
   out.v = point.v;
   out.shade = point.shade;

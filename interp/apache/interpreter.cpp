@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <unordered_map>
 
 #include "core/input_error.h"
 #include "interp/apache/branch_kinds.h"
@@ -149,7 +150,7 @@ struct Interpreter::Impl {
   const Archive& archive;
   const ShadingTables& tables;
   const TextureArchive* textures;
-  std::map<uint32_t, std::unique_ptr<ModelGeometry>> geometry;
+  std::vector<std::unique_ptr<ModelGeometry>> geometry;  // by record index, read on first draw
 
   // Per run.
   const RunState* state = nullptr;
@@ -170,8 +171,17 @@ struct Interpreter::Impl {
   bool shadow_pass = false;
   int64_t shadow_plane = 0;
   std::array<int32_t, 3> sun{};  // the light normalised to 127 (bounded products when projecting)
+  std::array<int32_t, 3> world_light{};  // the state's light normalised to 127, once per run
   std::deque<Instruction> instructions;  // one per depth, reused (a deque keeps references)
+  // texture_name per (slot, masked), built once: face events refer to them.
+  std::unordered_map<uint32_t, std::string> texture_names;
   std::vector<FaceCorner> corners;
+  FaceEvent face_event = [] {  // draw_packet's; the fields no packet changes are set once
+    FaceEvent e;
+    e.engine = kEngine;
+    e.wide_model = true;
+    return e;
+  }();
 
   // One model instance being drawn.
   struct Model {
@@ -183,11 +193,16 @@ struct Interpreter::Impl {
     std::array<int32_t, 3> light{};  // toward the light, model axes, length 127
     int32_t winding = 0;             // the last winding result (signed high word)
   };
+  // One per depth, reused across runs so placing a model allocates nothing once warm: the models
+  // being drawn at one time are at strictly increasing depths (an attachment is drawn one deeper
+  // than the instruction that attaches it). A deque keeps references as it grows.
+  std::deque<Model> models;
 
   Impl(const Archive& a, const ShadingTables& t, const TextureArchive* x)
       : archive(a), tables(t), textures(x) {}
 
   const ModelGeometry& geometry_of(const ModelRecord& rec) {
+    if (geometry.size() <= rec.index) geometry.resize(size_t{rec.index} + 1);
     auto& slot = geometry[rec.index];
     if (!slot) slot = std::make_unique<ModelGeometry>(read_geometry(archive, rec));
     return *slot;
@@ -204,19 +219,20 @@ struct Interpreter::Impl {
     const auto& local = m.geometry->vertices.local;
     m.view.resize(local.size());
     m.screen.resize(local.size());
+    const int64_t near_plane = std::max(projection.near_z, 1);
     for (size_t i = 0; i < local.size(); ++i) {
       std::array<int64_t, 3> world = m.transform.apply(local[i]);
       if (shadow_pass) {
         if (auto flat = project_onto_plane(world, sun, shadow_plane)) world = *flat;
       }
-      m.view[i] = view.to_view(world);
-      raster::ViewVertex v{m.view[i].x, m.view[i].y, std::max(-m.view[i].z, state->near_z)};
-      raster::ScreenVertex s;
-      raster::project(projection, v, s);
-      m.screen[i] = {s.x >> 16, s.y >> 16};
+      const ViewPoint& v = m.view[i] = view.to_view(world);
+      // Only where the vertex lands is needed (the winding test), so not the full projection.
+      const int64_t depth = std::max(-v.z, state->near_z);
+      raster::Fixed x = 0, y = 0;  // a point before the near plane lands at the origin
+      if (depth >= near_plane) raster::project_position(projection, v.x, v.y, depth, x, y);
+      m.screen[i] = {x >> 16, y >> 16};
     }
     // The light in model axes: the transpose of the instance rotation applied to the world light.
-    const auto world_light = unit127({state->light[0], state->light[1], state->light[2]});
     std::array<int64_t, 3> model_light{};
     for (size_t col = 0; col < 3; ++col) {
       int64_t sum = 0;
@@ -270,6 +286,12 @@ struct Interpreter::Impl {
     if (dot < 0) dot = 0;
     constexpr int32_t kFull = assumed::kUnitComponent * assumed::kUnitComponent;
     return std::min(dot * (assumed::kIntensityLevels - 1) / kFull, assumed::kIntensityLevels - 1);
+  }
+
+  std::string_view texture_name_of(uint16_t slot, bool masked) {
+    auto [it, fresh] = texture_names.try_emplace(uint32_t{slot} * 2 + (masked ? 1 : 0));
+    if (fresh) it->second = texture_name(slot, masked);
+    return it->second;
   }
 
   void check_texcoords(const Packet& p, uint32_t offset) {
@@ -326,12 +348,22 @@ struct Interpreter::Impl {
         (p.count < 3 || (state->cull_primaries && winding < 0)))
       return winding;
 
-    FaceEvent e;
-    e.engine = kEngine;
+    // One event reused by every face of the run, as FA does: constructing its defaults per face
+    // was a tenth of a face's cost. Every field a packet may set is reset here.
+    FaceEvent& e = face_event;
     e.offset = op_offset;
-    e.wide_model = true;
     e.corners = corners;
-    std::string texture_name_buffer;
+    e.shape = FaceShape::kPolygon;
+    e.is_shadow = false;
+    e.color = 0;
+    e.color2 = 0;
+    e.pattern = 0xFFFF;
+    e.pattern_alternates = false;
+    e.remap = {};
+    e.textured = false;
+    e.texture_linear = false;
+    e.texture = {};
+    e.shade_rows = {};
     if (shadow_pass) {
       const ShadowStyle style = shadow_style(type);
       if (style == ShadowStyle::kNone) return winding;
@@ -370,8 +402,7 @@ struct Interpreter::Impl {
         check_texcoords(p, p.offset);
         e.textured = true;
         e.texture_linear = true;
-        texture_name_buffer = texture_name(p.texture, type.masked);
-        e.texture = texture_name_buffer;
+        e.texture = texture_name_of(p.texture, type.masked);
         for (size_t i = 0; i < p.count; ++i) {
           const PacketVertex v = p.vertex(i);
           corners[i].texcoord = {v.u, v.v};
@@ -611,10 +642,13 @@ struct Interpreter::Impl {
   void draw_model(const ModelRecord& rec, const Transform& transform, uint32_t depth,
                   const Instruction* caller) {
     if (depth > state->depth_limit) throw Stop{"budget: depth", rec.offset};
-    Model m;
+    if (models.size() <= depth) models.resize(size_t{depth} + 1);
+    Model& m = models[depth];
     m.record = &rec;
     m.geometry = &geometry_of(rec);
     m.transform = transform;
+    m.light = {};
+    m.winding = 0;
     place(m);
     if (!rec.header.has(kProgram)) {
       diagnose(rec.offset + 0x3c, DiagnosticLevel::kInfo,
@@ -662,6 +696,7 @@ struct Interpreter::Impl {
     view = make_view(camera, {(int64_t{b[0]} + b[1]) / 2, (int64_t{b[2]} + b[3]) / 2,
                               (int64_t{b[4]} + b[5]) / 2});
     projection = raster::make_projection(s.width, s.height, s.focal_pixels, s.near_z);
+    world_light = unit127({s.light[0], s.light[1], s.light[2]});
     try {
       if (s.shadows && rec.header.casts_shadow()) {
         shadow_pass = true;

@@ -24,12 +24,12 @@ constexpr std::array<OpcodeInfo, kOpcodeCount> kOpcodes{{
      {{{K::kPolygon, "polygon"},
        {K::kDisplacement, "front"},
        {K::kDisplacement, "back"},
-       {K::kDisplacement, "continue"}}}},
+       {K::kDisplacement, kContinueRole}}}},
     {3,
      "ifmask",
      "execute a branch when an animation bit mask is set",
      3,
-     {{{K::kMask32, "mask"}, {K::kDisplacement, "branch"}, {K::kDisplacement, "continue"}}}},
+     {{{K::kMask32, "mask"}, {K::kDisplacement, "branch"}, {K::kDisplacement, kContinueRole}}}},
     {4,
      "choose",
      "choose between two branches using an animation bit mask",
@@ -37,7 +37,7 @@ constexpr std::array<OpcodeInfo, kOpcodeCount> kOpcodes{{
      {{{K::kMask32, "mask"},
        {K::kDisplacement, "set"},
        {K::kDisplacement, "clear"},
-       {K::kDisplacement, "continue"}}}},
+       {K::kDisplacement, kContinueRole}}}},
     {5,
      "select",
      "select an authored branch using a shifted and masked animation value",
@@ -45,7 +45,7 @@ constexpr std::array<OpcodeInfo, kOpcodeCount> kOpcodes{{
      {{{K::kShift8, "shift"},
        {K::kMask32, "mask"},
        {K::kCases, "cases"},
-       {K::kDisplacement, "continue"}}}},
+       {K::kDisplacement, kContinueRole}}}},
     {6, "attached", "draw an attached model by slot number", 1, {{{K::kSlot8, "slot"}}}},
     {7, "ret", "return from this branch", 0, {}},
 }};
@@ -143,7 +143,7 @@ void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const s
       }
       case K::kDisplacement: {
         const uint32_t target = displacement(operand.role);
-        if (std::string_view(operand.role) == "continue") {
+        if (operand.role == kContinueRole) {
           out.has_continuation = true;
           out.continuation = target;
         } else {

@@ -48,6 +48,10 @@ enum class OperandKind : uint8_t {
   kSlot8,
 };
 
+// The role of the displacement every structured opcode ends with: where the run continues. The
+// table names it through this one array, so the decoder tells it apart by address.
+inline constexpr char kContinueRole[] = "continue";
+
 struct Operand {
   OperandKind kind;
   const char* role;  // "front", "back", "branch", "set", "clear", "continue", ...

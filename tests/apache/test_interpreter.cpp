@@ -526,6 +526,81 @@ TEST_CASE("AP-30 u = 64 reads the next row and v beyond the allocation is report
   CHECK(sink.faces[0].texture == "tex1");
 }
 
+TEST_CASE(
+    "AP-20 each face carries only its own packet's surface, whatever the face before it set") {
+  // Every material and shading in turn, each followed by a plain polygon: a field one packet sets
+  // (pattern, second colour, remap table, texture, intensity rows, shape) must not reach the next.
+  ApacheFixture f("texture 1 type 2 solid 5\n" + box_model(R"(
+  face twocolour colour=30 colour2=31 : 3 2 1 0
+  face polygon colour=40 : 3 2 1 0
+  face glass : 3 2 1 0
+  face polygon colour=41 : 3 2 1 0
+  face shadedtexture texture=1 colour=3 normal=0 : 3/0/0 2/63/0 1/63/63 0/0/63
+  face polygon colour=42 : 3 2 1 0
+  face coarsemesh colour=32 : 3 2 1 0
+  face polygon colour=43 : 3 2 1 0
+  face gouraud colour=33 normal=0 : 3/n0 2/n0 1/n0 0/n0
+  face polygon colour=44 : 3 2 1 0
+  face points colour=34 : 3 2 1 0
+  face polygon colour=45 : 3 2 1 0
+  ret
+)"));
+  ApacheSink sink;
+  auto r = run_apache(f, 0, front_view(), sink);
+  CHECK(r.clean);
+  REQUIRE(sink.faces.size() == 12);
+  CHECK(sink.faces[0].alternates);
+  CHECK(sink.faces[2].remap);
+  CHECK(sink.faces[4].textured);
+  CHECK(sink.faces[4].texture == "tex1");
+  CHECK(sink.faces[6].pattern != 0xFFFF);
+  CHECK(sink.faces[8].shaded);
+  CHECK(sink.faces[10].shape == FaceShape::kPoints);
+  for (size_t i = 1; i < sink.faces.size(); i += 2) {
+    CAPTURE(i);
+    const auto& plain = sink.faces[i];
+    CHECK(plain.color == 40 + i / 2);
+    CHECK(plain.color2 == 0);
+    CHECK(plain.pattern == 0xFFFF);
+    CHECK_FALSE(plain.alternates);
+    CHECK_FALSE(plain.remap);
+    CHECK_FALSE(plain.textured);
+    CHECK(plain.texture.empty());
+    CHECK_FALSE(plain.shaded);
+    CHECK_FALSE(plain.shadow);
+    CHECK(plain.shape == FaceShape::kPolygon);
+  }
+}
+
+TEST_CASE("AP-32 a shadow face is a meshed polygon even after a run that ended on points") {
+  // One interpreter, two runs: the first run's last face is points in a texture; the second
+  // run's shadow pass draws first, and its faces keep no field of that face.
+  ApacheFixture f("texture 1 type 2 solid 5\nmodel 0 caster\n  properties 1\n" + box_vertices() +
+                  R"(program
+  face polygon colour=10 : 3 2 1 0
+  face texture texture=1 colour=9 : 2/0/0 6/1/0 5/1/1 1/0/1
+  face points colour=11 : 0 1
+  ret
+end
+)");
+  apache::Interpreter interp(f.archive, f.tables, &*f.textures);
+  apache::RunState s;
+  s.camera = {6000, 0, 60};
+  ApacheSink first, second;
+  interp.run(0, s, first);
+  REQUIRE_FALSE(first.faces.empty());
+  REQUIRE(first.faces.back().shape == FaceShape::kPoints);
+  interp.run(0, s, second);
+  REQUIRE_FALSE(second.faces.empty());
+  const auto& shadow = second.faces.front();
+  CHECK(shadow.shadow);
+  CHECK(shadow.shape == FaceShape::kPolygon);
+  CHECK_FALSE(shadow.textured);
+  CHECK(shadow.texture.empty());
+  CHECK_FALSE(shadow.alternates);
+  CHECK_FALSE(shadow.shaded);
+}
+
 TEST_CASE("budgets stop runaway programs and bad vertex indices stop the run with the offset") {
   ApacheFixture loop(R"(
 model 1 self
