@@ -220,8 +220,13 @@ struct Interpreter::Impl {
     m.view.resize(local.size());
     m.screen.resize(local.size());
     const int64_t near_plane = std::max(projection.near_z, 1);
+    const bool identity = m.transform.rotation == Transform{}.rotation &&
+                          m.transform.translation == Transform{}.translation;
     for (size_t i = 0; i < local.size(); ++i) {
-      std::array<int64_t, 3> world = m.transform.apply(local[i]);
+      // The root instance's transform is the identity, under which apply is exact: skip it.
+      std::array<int64_t, 3> world = identity ? std::array<int64_t, 3>{local[i][0], local[i][1],
+                                                                       local[i][2]}
+                                              : m.transform.apply(local[i]);
       if (shadow_pass) {
         if (auto flat = project_onto_plane(world, sun, shadow_plane)) world = *flat;
       }
