@@ -46,7 +46,9 @@ int64_t sign_extend(uint64_t v, unsigned bits) {
   return static_cast<int64_t>((v ^ sign) - sign);
 }
 
-// Capstone in 32-bit mode with operand detail, closed on scope exit.
+// Capstone in 32-bit mode with operand detail, closed on scope exit. One per thread is kept open
+// (shared_decoder): a new handle rebuilds Capstone's instruction-id table on first use, which was
+// about a tenth of `info` over a corpus where one shape in seven has x86.
 class Decoder {
  public:
   Decoder() {
@@ -85,6 +87,11 @@ class Decoder {
   csh handle_ = 0;
   cs_insn* insn_ = nullptr;
 };
+
+Decoder& shared_decoder() {
+  thread_local Decoder decoder;
+  return decoder;
+}
 
 // The compare immediate when `insn` is `cmp <mem>, imm` whose displacement is the dword at
 // `disp_at` (offset from the instruction start).
@@ -288,7 +295,6 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
     return it->second.trampoline;
   };
 
-  Decoder decoder;
   std::vector<std::vector<uint32_t>> pointer_sites(out.blocks.size());
   for (size_t bi = 0; bi < out.blocks.size(); ++bi) {
     X86Block& b = out.blocks[bi];
@@ -322,7 +328,7 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
     if (!b.reads.empty()) {
       ArticulationRead* compared = nullptr;
       const int64_t base = img.code_pointer(b.payload);
-      decoder.sweep(code, b.payload, b.end, img.code_pointer(b.payload),
+      shared_decoder().sweep(code, b.payload, b.end, img.code_pointer(b.payload),
                     [&](uint32_t off, uint32_t size, const cs_insn& insn) {
                       if (compared) {
                         const auto rel = relation_when_not_taken(insn.id);
