@@ -329,28 +329,28 @@ ArticulationAnalysis analyze_articulations(const Shape& shape, const WalkResult&
       ArticulationRead* compared = nullptr;
       const int64_t base = img.code_pointer(b.payload);
       shared_decoder().sweep(code, b.payload, b.end, img.code_pointer(b.payload),
-                    [&](uint32_t off, uint32_t size, const cs_insn& insn) {
-                      if (compared) {
-                        const auto rel = relation_when_not_taken(insn.id);
-                        const cs_x86& x = insn.detail->x86;
-                        if (rel && x.op_count == 1 && x.operands[0].type == X86_OP_IMM) {
-                          compared->relation = *rel;
-                          const int64_t to = int64_t{b.payload} + x.operands[0].imm - base;
-                          if (to >= 0 && to <= int64_t{stub_area})
-                            compared->skip_to = static_cast<uint32_t>(to);
-                        }
-                        compared = nullptr;
-                      }
-                      for (auto& rd : b.reads) {
-                        if (rd.site < off || rd.site >= off + size) continue;
-                        rd.instruction = off;
-                        rd.value = compare_immediate(insn, rd.site - off);
-                        if (rd.value) {
-                          rd.bits = 8u * insn.detail->x86.operands[0].size;
-                          compared = &rd;
-                        }
-                      }
-                    });
+                             [&](uint32_t off, uint32_t size, const cs_insn& insn) {
+                               if (compared) {
+                                 const auto rel = relation_when_not_taken(insn.id);
+                                 const cs_x86& x = insn.detail->x86;
+                                 if (rel && x.op_count == 1 && x.operands[0].type == X86_OP_IMM) {
+                                   compared->relation = *rel;
+                                   const int64_t to = int64_t{b.payload} + x.operands[0].imm - base;
+                                   if (to >= 0 && to <= int64_t{stub_area})
+                                     compared->skip_to = static_cast<uint32_t>(to);
+                                 }
+                                 compared = nullptr;
+                               }
+                               for (auto& rd : b.reads) {
+                                 if (rd.site < off || rd.site >= off + size) continue;
+                                 rd.instruction = off;
+                                 rd.value = compare_immediate(insn, rd.site - off);
+                                 if (rd.value) {
+                                   rd.bits = 8u * insn.detail->x86.operands[0].size;
+                                   compared = &rd;
+                                 }
+                               }
+                             });
     }
     for (const auto& rd : b.reads) {
       auto& values = out.inputs[rd.input];

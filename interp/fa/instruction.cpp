@@ -64,13 +64,13 @@ Link jump_link(std::span<const uint8_t> code, const EmbeddedJump& j, LinkRole ro
 
 }  // namespace
 
-std::optional<uint32_t> face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error) {
-  if (!need(code, off, 5, error, "Face opcode, content, layout, colour and is_shadow")) return {};
+uint32_t face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error) {
+  if (!need(code, off, 5, error, "Face opcode, content, layout, colour and is_shadow")) return 0;
   const uint8_t content = code[off + 1];
   const uint8_t layout = code[off + 2];
   uint64_t pos = off + 5;
   if (content & kFaceHaveNormal) pos += 6 + ((layout & kLayoutByteCenter) ? 3 : 6);
-  if (!need(code, off, pos + 1 - off, error, "Face normal/centre and corner count")) return {};
+  if (!need(code, off, pos + 1 - off, error, "Face normal/centre and corner count")) return 0;
   const uint32_t corners = code[pos];
   pos += 1;
   pos += corners * ((layout & kLayoutShortIndices) ? 2u : 1u);
@@ -80,7 +80,7 @@ std::optional<uint32_t> face_size(std::span<const uint8_t> code, uint32_t off, D
     need(code, off, pos - off, error,
          fmt::format("Face with {} corners (content 0x{:02X}, layout 0x{:02X})", corners, content,
                      layout));
-    return {};
+    return 0;
   }
   return static_cast<uint32_t>(pos - off);
 }
@@ -236,9 +236,9 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
       if (!need(code, off, insn.size, error, "OrderField with its embedded jump")) return false;
       break;
     case SizeRule::kFace: {
-      auto size = face_size(code, off, error);
-      if (!size) return false;
-      insn.size = *size;
+      const uint32_t size = face_size(code, off, error);
+      if (size == 0) return false;
+      insn.size = size;
       break;
     }
     case SizeRule::kToEnd:

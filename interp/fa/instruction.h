@@ -87,9 +87,11 @@ inline constexpr uint8_t kLayoutByteCenter = 0x02;
 inline constexpr uint8_t kLayoutByteTexcoords = 0x01;
 inline constexpr double kFaceNormalScale = 1.0 / 32765.0;
 
-// Size of a Face from its flags and corner count (without reading past `code`); nullopt with
-// `error` filled when the bytes run out.
-std::optional<uint32_t> face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error);
+// Size of a Face from its flags and corner count (without reading past `code`); 0 with `error`
+// filled when the bytes run out (a Face is at least 6 bytes). A plain integer, not an optional:
+// GCC returned the optional through memory, and reading it back stalled on the byte just written,
+// which made this the costliest line of a walk.
+uint32_t face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error);
 // Parses a Face already known to be complete (decode_instruction succeeded).
 FaceView parse_face(std::span<const uint8_t> code, uint32_t off);
 

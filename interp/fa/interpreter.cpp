@@ -538,9 +538,9 @@ struct Interpreter::Machine {
     // do_new_poly: byte-magic, operands start at byte 1. Parsed in place (no allocation: this is
     // the hot path of geometry-heavy shapes).
     DecodeError error;
-    auto size = face_size({code, code_size}, off, error);
-    if (!size) return fail(error.offset, error.expected);
-    pos = off + *size;
+    const uint32_t size = face_size({code, code_size}, off, error);
+    if (size == 0) return fail(error.offset, error.expected);
+    pos = off + size;
     return draw_face(off);
   }
 
@@ -602,9 +602,9 @@ struct Interpreter::Machine {
   // the encoding stops the run). For the --merged harvest's dropped faces (MachineAccess).
   bool skip_face(uint32_t off) {
     DecodeError error;
-    auto size = face_size({code, code_size}, off, error);
-    if (!size) return fail(error.offset, error.expected);
-    pos = off + *size;
+    const uint32_t size = face_size({code, code_size}, off, error);
+    if (size == 0) return fail(error.offset, error.expected);
+    pos = off + size;
     return true;
   }
 

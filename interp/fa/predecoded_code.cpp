@@ -141,9 +141,9 @@ struct Decoder {
         return set(FastOp::kNext, 1);
       case 0xFC: {
         DecodeError error;
-        const auto face = face_size({code, size}, off, error);
-        if (!face) return false;
-        d.next = off + *face;
+        const uint32_t face = face_size({code, size}, off, error);
+        if (face == 0) return false;
+        d.next = off + face;
         // The size depends on the flags and the corner count, which follows the optional normal.
         const uint8_t content = code[off + 1];
         const uint8_t layout = code[off + 2];

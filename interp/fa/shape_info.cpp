@@ -216,8 +216,13 @@ std::string shape_info_text(const Shape& shape, const WalkResult& walk, const Sh
   const auto& h = shape.header;
   const auto& img = shape.image;
   std::string out;
+  // "{:<18} {}\n" spelled out: formatting every line was a tenth of `info` over a corpus.
   auto line = [&](std::string_view key, const std::string& value) {
-    out += fmt::format("{:<18} {}\n", key, value);
+    out += key;
+    if (key.size() < 18) out.append(18 - key.size(), ' ');
+    out += ' ';
+    out += value;
+    out += '\n';
   };
   line("file", shape.source());
   line("header", fmt::format("radius_world {}, radius {}, scale {} (x{}{}), extents {} {} {}",
@@ -231,8 +236,12 @@ std::string shape_info_text(const Shape& shape, const WalkResult& walk, const Sh
            walk.reloc_targets.size()));
   line("instructions", std::to_string(info.instructions));
   std::string ops;
-  for (const auto& [name, n] : info.opcode_counts)
-    ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", name, n);
+  for (const auto& [name, n] : info.opcode_counts) {
+    if (!ops.empty()) ops += ", ";
+    ops += name;
+    ops += ' ';
+    ops += std::to_string(n);
+  }
   line("by opcode", ops);
   line("vertices", fmt::format("{} in {} buffers, pool of {} slots", info.vertices,
                                info.vertex_buffers, info.pool_slots));
