@@ -1,7 +1,9 @@
 // Fill rate of the rasterizer: flat, Gouraud, affine and perspective triangles of about 400 pixels
-// and a full-screen quad at 640x480, and the clear of a 640x480 frame as the floor. The "pixels/s"
-// counter is the rate that matters; the triangle figures also include per-polygon set-up (edge
-// walk, YLR table), which dominates small faces.
+// and a full-screen quad at 640x480, and the clear of a 640x480 frame as the floor. Styled fills
+// (Apache's meshes, shaded linear textures and glass) each run twice: as fill_styled writes them,
+// and through the per-pixel reference it is tested against (the "Reference" figures). The
+// "pixels/s" counter is the rate that matters; the triangle figures also include per-polygon set-up
+// (edge walk, YLR table), which dominates small faces.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -17,7 +19,7 @@ namespace {
 
 using namespace shapevm::raster;
 
-enum class Kind { kFlat, kGouraud, kAffine, kPerspective };
+enum class Kind { kFlat, kGouraud, kAffine, kPerspective, kMesh, kShadedTexture, kGlass };
 
 ScreenVertex vertex(int32_t x, int32_t y, int32_t u, int32_t v, int32_t shade, int32_t inv_w) {
   ScreenVertex out;
@@ -48,9 +50,45 @@ size_t painted_pixels(const Framebuffer& frame) {
   return count;
 }
 
+// The three styled kinds: a fine mesh in one colour, a linearly addressed texture through 16
+// intensity rows, and a remap of what is already in the frame.
+SurfaceStyle style_of(Kind kind, const Texture& texture) {
+  static const std::vector<uint8_t> rows = [] {
+    std::vector<uint8_t> out(16 * 256);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i * 7 + i / 256);
+    return out;
+  }();
+  static const std::vector<uint8_t> remap = [] {
+    std::vector<uint8_t> out(256);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i + 1);
+    return out;
+  }();
+  SurfaceStyle style;
+  style.color = 17;
+  if (kind == Kind::kMesh) style.pattern = 0xA5A5;
+  if (kind == Kind::kShadedTexture) {
+    style.texture = &texture;
+    style.linear_addressing = true;
+    style.shade_rows = rows;
+  }
+  if (kind == Kind::kGlass) style.remap = remap;
+  return style;
+}
+
+bool reference_styled = false;  // set by the "Reference" benchmarks
+
 void fill(Kind kind, Framebuffer& frame, const std::vector<ScreenVertex>& polygon,
           const Texture& texture) {
   switch (kind) {
+    case Kind::kMesh:
+    case Kind::kShadedTexture:
+    case Kind::kGlass:
+      if (reference_styled) {
+        fill_styled_reference(frame, polygon, style_of(kind, texture));
+      } else {
+        fill_styled(frame, polygon, style_of(kind, texture));
+      }
+      break;
     case Kind::kFlat:
       fill_flat(frame, polygon, 17);
       break;
@@ -117,6 +155,26 @@ void BM_FullScreenAffine(benchmark::State& state) {
 void BM_FullScreenPerspective(benchmark::State& state) {
   run(state, Kind::kPerspective, full_screen_quad());
 }
+
+template <Kind kKind, bool kTriangle, bool kReference>
+void BM_Styled(benchmark::State& state) {
+  reference_styled = kReference;
+  run(state, kKind, kTriangle ? small_triangle() : full_screen_quad());
+  reference_styled = false;
+}
+BENCHMARK(BM_Styled<Kind::kMesh, true, false>)->Name("BM_TriangleMesh");
+BENCHMARK(BM_Styled<Kind::kMesh, true, true>)->Name("BM_TriangleMeshReference");
+BENCHMARK(BM_Styled<Kind::kShadedTexture, true, false>)->Name("BM_TriangleShadedTexture");
+BENCHMARK(BM_Styled<Kind::kShadedTexture, true, true>)->Name("BM_TriangleShadedTextureReference");
+BENCHMARK(BM_Styled<Kind::kGlass, true, false>)->Name("BM_TriangleGlass");
+BENCHMARK(BM_Styled<Kind::kGlass, true, true>)->Name("BM_TriangleGlassReference");
+BENCHMARK(BM_Styled<Kind::kMesh, false, false>)->Name("BM_FullScreenMesh");
+BENCHMARK(BM_Styled<Kind::kMesh, false, true>)->Name("BM_FullScreenMeshReference");
+BENCHMARK(BM_Styled<Kind::kShadedTexture, false, false>)->Name("BM_FullScreenShadedTexture");
+BENCHMARK(BM_Styled<Kind::kShadedTexture, false, true>)
+    ->Name("BM_FullScreenShadedTextureReference");
+BENCHMARK(BM_Styled<Kind::kGlass, false, false>)->Name("BM_FullScreenGlass");
+BENCHMARK(BM_Styled<Kind::kGlass, false, true>)->Name("BM_FullScreenGlassReference");
 
 // The floor under every frame: clearing a 640x480 frame to the background.
 void BM_Clear640x480(benchmark::State& state) {

@@ -86,6 +86,11 @@ struct SurfaceStyle {
 // as `style` says. Throws std::invalid_argument for an invalid texture or tables of the wrong size.
 void fill_styled(Framebuffer& frame, std::span<const ScreenVertex> polygon,
                  const SurfaceStyle& style, const FillRules& rules = {});
+// The same pixels, each decided from the whole style. fill_styled writes a row with a loop
+// specialised for the style's kind (patterned, textured, shaded, remapped); this per-pixel form
+// is what the tests hold it to.
+void fill_styled_reference(Framebuffer& frame, std::span<const ScreenVertex> polygon,
+                           const SurfaceStyle& style, const FillRules& rules = {});
 
 void fill_flat(Framebuffer& frame, std::span<const ScreenVertex> polygon, uint8_t color,
                const FillRules& rules = {});
