@@ -343,6 +343,24 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
         }
       } else if constexpr (kMode == FillMode::kAffine) {
         const int transparent = texture->transparent_index;
+        // u and v move by a constant step, so they are at their extremes on the span's first and
+        // last pixels: when both ends lie inside the image no pixel between needs clamping.
+        const int64_t last = draw_end - 1 - draw_begin;
+        const int64_t u0 = fixed_floor64(value[0]), u1 = fixed_floor64(value[0] + step[0] * last);
+        const int64_t v0 = fixed_floor64(value[1]), v1 = fixed_floor64(value[1] + step[1] * last);
+        if (std::min(u0, u1) >= 0 && std::max(u0, u1) < texture->width && std::min(v0, v1) >= 0 &&
+            std::max(v0, v1) < texture->height) {
+          const uint8_t* texels = texture->pixels.data();
+          const int64_t stride = texture->width;
+          for (int64_t x = draw_begin; x < draw_end; ++x) {
+            const uint8_t texel =
+                texels[fixed_floor64(value[1]) * stride + fixed_floor64(value[0])];
+            if (texel != transparent) out[x] = texel;
+            value[0] += step[0];
+            value[1] += step[1];
+          }
+          continue;
+        }
         for (int64_t x = draw_begin; x < draw_end; ++x) {
           const uint8_t texel =
               texture->texel_clamped(fixed_floor64(value[0]), fixed_floor64(value[1]));
