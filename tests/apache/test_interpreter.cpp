@@ -594,6 +594,7 @@ end
   REQUIRE_FALSE(second.faces.empty());
   const auto& shadow = second.faces.front();
   CHECK(shadow.shadow);
+  CHECK(shadow.pattern != 0xFFFF);
   CHECK(shadow.shape == FaceShape::kPolygon);
   CHECK_FALSE(shadow.textured);
   CHECK(shadow.texture.empty());
