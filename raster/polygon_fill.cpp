@@ -253,14 +253,16 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
     };
     if (for_each_monotone_row(polygon, clip.top, clip.bottom, flat_span)) return;
   }
-  // The attributes a styled fill reads (bit 0 shade, bits 1 and 2 u and v): the others are
-  // neither evaluated nor stepped, since no pixel depends on them.
-  [[maybe_unused]] unsigned styled_attributes = 0;
+  // The attributes the fill reads (bit a = attribute a): every one of its mode's, except that a
+  // styled fill reads shade (bit 0) only with shade rows and u, v (bits 1, 2) only with a
+  // texture. The others are neither evaluated nor stepped, since no pixel depends on them.
+  constexpr size_t kAttributes = attribute_count(kMode);
+  [[maybe_unused]] unsigned attributes_read = (1u << kAttributes) - 1;
   [[maybe_unused]] StyledSpan span_of_style = nullptr;
   if constexpr (kMode == FillMode::kStyled) {
     span_of_style = styled_span_for(*style);
-    styled_attributes = (style->shade_rows.empty() ? 0u : 1u) | (style->texture ? 6u : 0u);
-    if (styled_attributes == 0) {
+    attributes_read = (style->shade_rows.empty() ? 0u : 1u) | (style->texture ? 6u : 0u);
+    if (attributes_read == 0) {
       // Meshes, two-colour patterns, remaps: like a flat fill, only the crossings are needed.
       Values unread{};
       const auto styled_row = [&](int64_t row, int64_t left_x, int64_t right_x) {
@@ -276,7 +278,6 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
   const int64_t first_row = build_ylr(polygon, clip.top, clip.bottom, work);
   if (work.rows.empty()) return;
 
-  constexpr size_t kAttributes = attribute_count(kMode);
   if constexpr (kAttributes > 0) {
     work.vertex_attributes.resize(polygon.size());
     for (size_t i = 0; i < polygon.size(); ++i) {
@@ -286,8 +287,6 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
 
   // The attributes each row's two crossings carry, stepped down the edge they lie on.
   [[maybe_unused]] SideAttributes<kAttributes> left_side, right_side;
-  [[maybe_unused]] unsigned attributes_read = (1u << kAttributes) - 1;
-  if constexpr (kMode == FillMode::kStyled) attributes_read = styled_attributes;
 
   for (size_t index = 0; index < work.rows.size(); ++index) {
     const RowCrossings& crossings = work.rows[index];
