@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -305,14 +306,27 @@ void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {
 }
 
 void Sandbox::unmap_all() {
-  // Drop the translations of every mapped range, not the whole cache: a full translation-block
-  // flush clears megabytes of Unicorn's tables and costs far more than the remap itself.
-  for (auto [address, size] : impl_->mapped) {
-    unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), address,
-                     uint64_t{address} + size);
-    unicorn().uc_mem_unmap(impl_->uc, address, size);
-  }
-  impl_->mapped.clear();
+  while (!impl_->mapped.empty()) unmap(impl_->mapped.back().first);
+}
+
+void Sandbox::unmap(uint32_t address) {
+  auto& mapped = impl_->mapped;
+  const auto it = std::find_if(mapped.begin(), mapped.end(),
+                               [address](const auto& region) { return region.first == address; });
+  if (it == mapped.end()) return;
+  const uint32_t size = it->second;
+  // Drop the translations of the range, not the whole cache: a full translation-block flush
+  // clears megabytes of Unicorn's tables and costs far more than the remap itself.
+  unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), address,
+                   uint64_t{address} + size);
+  unicorn().uc_mem_unmap(impl_->uc, address, size);
+  mapped.erase(it);
+}
+
+uint32_t Sandbox::mapped_size(uint32_t address) const {
+  for (const auto& [begin, size] : impl_->mapped)
+    if (begin == address) return size;
+  return 0;
 }
 
 void Sandbox::invalidate(uint32_t begin, uint32_t end) {

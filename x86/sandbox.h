@@ -103,6 +103,11 @@ class Sandbox {
   // Unmaps every region and drops the translations made from them (the engine can then be
   // reused for another image at the same addresses).
   void unmap_all();
+  // Unmaps the region mapped at `address` (its first byte) and drops its translations; nothing
+  // when no region starts there.
+  void unmap(uint32_t address);
+  // The size of the region mapped at `address` (its first byte), 0 when none starts there.
+  uint32_t mapped_size(uint32_t address) const;
   // After the host rewrote code bytes in [begin, end): drop Unicorn's translations of them.
   void invalidate(uint32_t begin, uint32_t end);
   // Who hears of guest stores in the watched write range (Observers::write_begin); nullptr for

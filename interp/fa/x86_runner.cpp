@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
+#include <array>
 #include <cstring>
 #include <optional>
 
@@ -33,22 +33,6 @@ uint32_t callee_pops(const std::string& name) {
   return n;
 }
 
-// One Unicorn engine per thread for untraced runs (facts/unicorn.md: opening one costs about
-// 0.6 ms and reserves 1 GiB of virtual code buffer). The runner that last mapped its memory into
-// it owns it until another runner on the thread maps its own. Owners are told apart by a
-// process-wide serial, never by address: a freed runner's address can come back.
-struct ThreadSandbox {
-  std::unique_ptr<x86::Sandbox> sandbox;
-  uint64_t owner = 0;
-};
-
-ThreadSandbox& thread_sandbox() {
-  thread_local ThreadSandbox t;
-  return t;
-}
-
-std::atomic<uint64_t> next_runner_serial{1};
-
 }  // namespace
 
 struct X86Runner::Impl {
@@ -65,9 +49,8 @@ struct X86Runner::Impl {
   std::map<std::string, uint32_t> data_slots;      // import -> guest address
   std::map<uint32_t, std::string> function_exits;  // guest address -> import
   std::map<uint32_t, std::string> slot_names;      // guest slot address -> import
-  const uint64_t serial = next_runner_serial++;
-  std::unique_ptr<x86::Sandbox> own_sandbox;  // --x86-trace: its observers are this runner's
-  x86::Sandbox* sandbox = nullptr;            // own_sandbox, or the thread's engine (acquire)
+  std::unique_ptr<x86::Sandbox> own_sandbox;       // --x86-trace: its observers are this runner's
+  x86::Sandbox* sandbox = nullptr;                 // own_sandbox, or the thread's engine (acquire)
   x86::Disassembler disassembler;
   EventSink* sink = nullptr;
   const RunState* state = nullptr;
@@ -77,43 +60,121 @@ struct X86Runner::Impl {
   GuardMemo memo;                  // outcomes of pure guard blocks (x86_guard_memo.h)
   std::optional<WalkResult> walk;  // for diagnostics only, made at the first stop that needs it
 
+  // The guest regions, each one host buffer mapped at one address.
+  enum Region : size_t { kCode, kGlobals, kStack, kExits, kRegionCount };
+  using RegionPages = std::array<GuestPages, kRegionCount>;
+
+  GuestPages& pages(Region r) {
+    switch (r) {
+      case kCode:
+        return code;
+      case kGlobals:
+        return globals;
+      case kStack:
+        return stack;
+      default:
+        return exits;
+    }
+  }
+  uint32_t region_base(Region r) const {
+    static constexpr uint32_t kFixedBases[] = {0, kX86GlobalsBase, kX86StackBase, kX86ExitBase};
+    return r == kCode ? code_base : kFixedBases[r];
+  }
+  static uint8_t region_perms(Region r) {
+    return r == kCode ? x86::kReadWriteExec : r == kExits ? x86::kReadExec : x86::kReadWrite;
+  }
+
+  // One Unicorn engine per thread for untraced runs (facts/unicorn.md: opening one costs about
+  // 0.6 ms and reserves 1 GiB of virtual code buffer). The runner that last mapped its memory into
+  // it owns it until another runner on the thread maps its own; a runner that is freed while it
+  // owns the engine gives it up first, so `owner` never names a freed runner.
+  struct ThreadEngine {
+    // Buffers mapped into the engine that no runner holds: handed over by the last owner (which
+    // kept copies) or left by a freed one. Declared before the engine, so freed after it.
+    RegionPages parked;
+    std::array<uint32_t, kRegionCount> mapped_base{};  // where each region is mapped, 0: nowhere
+    std::unique_ptr<x86::Sandbox> sandbox;
+    Impl* owner = nullptr;
+  };
+  static ThreadEngine& thread_engine() {
+    thread_local ThreadEngine t;
+    return t;
+  }
+
   explicit Impl(const Shape& s, bool t) : shape(s), trace(t) {}
   ~Impl() {
     if (own_sandbox) return;
-    ThreadSandbox& t = thread_sandbox();
-    if (t.owner == serial) {  // do not leave this runner's buffers mapped
-      t.sandbox->unmap_all();
-      t.sandbox->set_write_listener(nullptr);
-      t.owner = 0;
-    }
+    ThreadEngine& t = thread_engine();
+    if (t.owner != this) return;
+    // The buffers stay mapped, parked for the next owner, which keeps or unmaps each of them:
+    // moving a vector keeps its storage, so the mappings stay valid.
+    for (size_t r = 0; r < kRegionCount; ++r) t.parked[r] = std::move(pages(Region(r)));
+    t.sandbox->set_write_listener(nullptr);
+    t.owner = nullptr;
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
   void map_into(x86::Sandbox& box) {
-    box.map(code_base, code, x86::kReadWriteExec);
-    box.map(kX86GlobalsBase, globals, x86::kReadWrite);
-    box.map(kX86StackBase, stack, x86::kReadWrite);
-    box.map(kX86ExitBase, exits, x86::kReadExec);
+    for (size_t r = 0; r < kRegionCount; ++r)
+      box.map(region_base(Region(r)), pages(Region(r)), region_perms(Region(r)));
   }
 
-  // Makes `sandbox` this runner's: the thread's engine, remapped (which also drops every cached
-  // translation) when another runner used it last.
+  // Makes `sandbox` this runner's: the thread's engine, with this runner's memory in it.
   void acquire() {
     if (own_sandbox) return;
-    ThreadSandbox& t = thread_sandbox();
-    if (t.owner != serial || !t.sandbox) {
-      if (t.sandbox) {
-        t.sandbox->unmap_all();
-      } else {
-        t.sandbox = std::make_unique<x86::Sandbox>(watching_code_writes());
-      }
-      t.owner = 0;
-      map_into(*t.sandbox);
+    ThreadEngine& t = thread_engine();
+    if (t.owner != this) {
+      if (!t.sandbox) t.sandbox = std::make_unique<x86::Sandbox>(watching_code_writes());
+      if (t.owner != nullptr) t.owner->hand_over(t.parked);
+      t.owner = nullptr;
+      take_over(t);
       t.sandbox->set_write_listener(write_listener());
-      t.owner = serial;
+      t.owner = this;
     }
     sandbox = t.sandbox.get();
+  }
+
+  // Another runner takes the thread's engine: the globals, stack and exit buffers mapped from
+  // this runner go to `parked`, still mapped, and this runner carries on with copies of them.
+  // CODE's buffer stays this runner's (the interpreter reads CODE through X86Runner::code), and
+  // stays mapped until the next owner maps its own.
+  void hand_over(RegionPages& parked) {
+    for (Region r : {kGlobals, kStack, kExits}) {
+      parked[r] = std::move(pages(r));
+      pages(r) = parked[r];
+    }
+  }
+
+  // Maps this runner's regions into the thread's engine. A region already mapped at the same
+  // address with the same size (the globals, stack and exit pages of most images are alike)
+  // stays mapped: this runner's bytes are copied into the mapped buffer, which becomes this
+  // runner's. Each map and unmap makes Unicorn rebuild its memory map and flush its TLB, about
+  // 8 us each, most of what it cost one runner to take the engine from another.
+  void take_over(ThreadEngine& t) {
+    x86::Sandbox& box = *t.sandbox;
+    for (size_t index = 0; index < kRegionCount; ++index) {
+      const auto r = Region(index);
+      GuestPages& mine = pages(r);
+      const uint32_t base = region_base(r);
+      GuestPages& held = t.parked[r];
+      const bool keep = r != kCode && t.mapped_base[r] == base && !held.empty() &&
+                        held.size() == mine.size() && box.mapped_size(base) == mine.size();
+      if (keep) {
+        std::copy(mine.begin(), mine.end(), held.begin());
+        mine.swap(held);
+        // The exit pages are executable: no translation of the last owner's bytes may stay.
+        if (r == kExits) box.invalidate(base, base + static_cast<uint32_t>(mine.size()));
+      } else {
+        if (t.mapped_base[r] != 0) box.unmap(t.mapped_base[r]);
+        t.mapped_base[r] = 0;
+      }
+      held = GuestPages();  // unmapped now, or this runner's old copy
+      if (!keep) {
+        box.map(base, mine, region_perms(r));
+        t.mapped_base[r] = base;
+      }
+    }
   }
 
   // Every image's CODE lies below the globals region (layout), so one write range fixed when an

@@ -175,3 +175,41 @@ TEST_CASE("sandbox: interpreters on one thread share its engine and never see ea
     ib = std::make_unique<Interpreter>(ib_inverted ? b.shape : a.shape);  // free one, make another
   }
 }
+
+// A block that keeps a marker in its own stack memory, far below ESP: it draws colour 1 when it
+// finds its own marker there (left by an earlier run of the same interpreter), colour 9 when it
+// finds zero (and leaves the marker), and colour 2 when it finds anything else.
+std::string stack_marker_block(const std::string& marker) {
+  const std::string slot = "00 01 90 00";  // kX86StackBase + 0x100, little-endian
+  return shape_with_block("    x86 81 3d " + slot + " " + marker + " 00 00 00\n" +  // cmp [slot], m
+                          "    x86 75 0b\n" +                                       // jne
+                          "    x86 68 {arm1} 68 {do_start_interp} c3\n" +           // own marker
+                          "    x86 83 3d " + slot + " 00\n" +                       // cmp [slot], 0
+                          "    x86 75 15\n" +                                       // jne
+                          "    x86 c7 05 " + slot + " " + marker + " 00 00 00\n" +  // mov [slot], m
+                          "    x86 68 {after} 68 {do_start_interp} c3\n" +          // zero
+                          "    x86 68 {arm2} 68 {do_start_interp} c3\n");           // foreign
+}
+
+TEST_CASE("sandbox: an interpreter's x86 memory survives another's turn on the thread's engine") {
+  // The thread's engine keeps a region mapped when the next runner's is alike and swaps the
+  // bytes instead: each runner must still find only its own stack, as with separate mappings.
+  REQUIRE(fa::kX86StackBase == 0x00900000);
+  const auto a = build_shape(stack_marker_block("11"));
+  const auto b = build_shape(stack_marker_block("22"));
+  const RunState state;
+  auto ia = std::make_unique<Interpreter>(a.shape);
+  Interpreter ib(b.shape);
+  using Colors = std::vector<uint8_t>;
+  CHECK(run(*ia, state).sink.face_colors == Colors{9});  // a's stack starts zeroed
+  CHECK(run(ib, state).sink.face_colors == Colors{9});   // so does b's, not holding a's marker
+  CHECK(run(*ia, state).sink.face_colors == Colors{1});  // a finds its own marker again
+  CHECK(run(ib, state).sink.face_colors == Colors{1});
+  CHECK(run(ib, state).sink.face_colors == Colors{1});
+  // Freed while it owns the engine; the interpreter made next for the same shape starts afresh.
+  CHECK(run(*ia, state).sink.face_colors == Colors{1});
+  ia = std::make_unique<Interpreter>(a.shape);
+  CHECK(run(*ia, state).sink.face_colors == Colors{9});
+  CHECK(run(ib, state).sink.face_colors == Colors{1});
+  CHECK(run(*ia, state).sink.face_colors == Colors{1});
+}
