@@ -57,6 +57,15 @@ class Framebuffer {
     touch(y);
     return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);
   }
+  // Row `top`'s first pixel for a writer that stays within rows [top, bottom), which follow at
+  // width() bytes each; marks them written once, where row() marks one row per call. Checked:
+  // throws std::out_of_range unless 0 <= top < bottom <= height().
+  uint8_t* rows_for_writing(int top, int bottom) {
+    if (top < 0 || top >= bottom || bottom > height_) throw_outside(0, top < 0 ? top : bottom);
+    dirty_top_ = std::min(dirty_top_, top);
+    dirty_bottom_ = std::max(dirty_bottom_, bottom);
+    return pixels_.data() + static_cast<size_t>(top) * static_cast<size_t>(width_);
+  }
   const uint8_t* row(int y) const {
     if (static_cast<unsigned>(y) >= static_cast<unsigned>(height_)) throw_outside(0, y);
     return pixels_.data() + static_cast<size_t>(y) * static_cast<size_t>(width_);

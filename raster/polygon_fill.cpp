@@ -144,6 +144,35 @@ inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
   return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
 }
 
+// `count` >= 1 bytes of `color` from `out`. Most rows of most faces are short (in a generated
+// corpus, three in five spans are 16 pixels or fewer), and a library memset call costs more than
+// the row's stores: up to 32 bytes are written here with overlapping unaligned stores.
+inline void fill_bytes(uint8_t* out, size_t count, uint8_t color) {
+  if (count > 32) {
+    std::memset(out, color, count);
+    return;
+  }
+  const uint64_t pattern = 0x0101010101010101ull * color;
+  const auto store8 = [pattern](uint8_t* at) { std::memcpy(at, &pattern, 8); };
+  if (count >= 16) {
+    store8(out);
+    store8(out + 8);
+    store8(out + count - 16);
+    store8(out + count - 8);
+  } else if (count >= 8) {
+    store8(out);
+    store8(out + count - 8);
+  } else if (count >= 4) {
+    const auto pattern4 = static_cast<uint32_t>(pattern);
+    std::memcpy(out, &pattern4, 4);
+    std::memcpy(out + count - 4, &pattern4, 4);
+  } else {
+    out[0] = color;
+    out[count / 2] = color;
+    out[count - 1] = color;
+  }
+}
+
 // One pixel of a styled fill; `value` holds shade, u, v.
 inline void styled_pixel(uint8_t* out, int64_t x, int64_t row, const SurfaceStyle& style,
                          const int64_t* value) {
@@ -245,13 +274,23 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
   if constexpr (kMode == FillMode::kFlat) {
     // A flat fill needs only each row's two crossings, not which edges they came from: for a
     // y-monotone polygon they are found walking its two sides, without building the table.
+    // The rows are marked written once per polygon, and each row is found by arithmetic: the
+    // row loop's own work per row is most of a typical face's fill.
+    uint8_t* first_row_pixels = nullptr;
+    int64_t first_row = 0;
+    const auto stride = static_cast<size_t>(frame.width());
+    const auto flat_rows = [&](int64_t top, int64_t bottom) {
+      first_row_pixels = frame.rows_for_writing(static_cast<int>(top), static_cast<int>(bottom));
+      first_row = top;
+    };
     const auto flat_span = [&](int64_t row, int64_t left_x, int64_t right_x) {
       const Span span = row_span(left_x, right_x, rules, clip);
       if (span.draw_begin >= span.draw_end) return;
-      std::memset(frame.row(static_cast<int>(row)) + span.draw_begin, color,
-                  static_cast<size_t>(span.draw_end - span.draw_begin));
+      fill_bytes(first_row_pixels + static_cast<size_t>(row - first_row) * stride +
+                     static_cast<size_t>(span.draw_begin),
+                 static_cast<size_t>(span.draw_end - span.draw_begin), color);
     };
-    if (for_each_monotone_row(polygon, clip.top, clip.bottom, flat_span)) return;
+    if (for_each_monotone_row(polygon, clip.top, clip.bottom, flat_span, flat_rows)) return;
   }
   // The attributes the fill reads (bit a = attribute a): every one of its mode's, except that a
   // styled fill reads shade (bit 0) only with shade rows and u, v (bits 1, 2) only with a

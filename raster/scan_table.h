@@ -152,10 +152,11 @@ class ChainWalker {
 // are the smaller and the larger of two values, the ones build_ylr would find. Calls
 // span(row, left_x, right_x) for each covered row in [row_begin, row_end), top to bottom, and
 // returns true; returns false without calling it when the polygon is not y-monotone (or has
-// fewer than three vertices), for build_ylr to handle.
-template <typename SpanFn>
+// fewer than three vertices), for build_ylr to handle. Before the first span, calls
+// rows(first_row, end_row) once with the rows the spans will cover.
+template <typename SpanFn, typename RowsFn>
 bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_begin,
-                           int64_t row_end, SpanFn&& span) {
+                           int64_t row_end, SpanFn&& span, RowsFn&& rows) {
   const size_t n = polygon.size();
   if (n < 3) return false;
   // Count the turns between going down and going up around the closed polygon, ignoring
@@ -186,6 +187,7 @@ bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_be
   const int64_t first_row = std::max(fixed_ceil64(polygon[top].y), row_begin);
   const int64_t end_row = std::min(fixed_ceil64(y_max), row_end);
   if (first_row >= end_row) return true;
+  rows(first_row, end_row);
   ChainWalker a(polygon, top, true);
   ChainWalker b(polygon, top, false);
   a.enter(first_row);
@@ -199,6 +201,11 @@ bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_be
     b.advance(row);
   }
   return true;
+}
+template <typename SpanFn>
+bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_begin,
+                           int64_t row_end, SpanFn&& span) {
+  return for_each_monotone_row(polygon, row_begin, row_end, span, [](int64_t, int64_t) {});
 }
 
 // A value interpolated along `edge` (a0 at its top vertex, a1 at its bottom) where it crosses

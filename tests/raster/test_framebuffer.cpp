@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "raster/framebuffer.h"
 
@@ -43,6 +44,22 @@ TEST_CASE("a clear leaves every pixel at its index, whichever way pixels were wr
   g.clear(4);
   CHECK(all_equal(g, 4));
   CHECK(f.at(3, 6) == 9);
+}
+
+TEST_CASE("rows written through rows_for_writing are refilled by the next clear") {
+  Framebuffer f(16, 12, 3);
+  uint8_t* rows = f.rows_for_writing(4, 7);  // rows 4, 5, 6
+  CHECK(rows == f.row(4));
+  rows[0] = 9;
+  rows[2 * 16 + 15] = 9;  // row 6, last column
+  f.clear(3);
+  CHECK(all_equal(f, 3));
+  f.rows_for_writing(0, 12)[11 * 16] = 9;
+  f.clear(3);
+  CHECK(all_equal(f, 3));
+  CHECK_THROWS_AS(f.rows_for_writing(-1, 3), std::out_of_range);
+  CHECK_THROWS_AS(f.rows_for_writing(5, 13), std::out_of_range);
+  CHECK_THROWS_AS(f.rows_for_writing(5, 5), std::out_of_range);
 }
 
 TEST_CASE("frames compare by size and pixels only") {

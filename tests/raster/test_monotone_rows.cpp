@@ -160,6 +160,36 @@ TEST_CASE("monotone rows: flat fills draw what the YLR table and the span rule g
   }
 }
 
+TEST_CASE("flat fills: a span of every width from 1 to 80 pixels, at every alignment") {
+  // Spans are written in several ways by width (a few bytes, overlapping 4- and 8-byte stores, a
+  // library fill): each must write exactly its pixels.
+  for (int32_t width = 1; width <= 80; ++width) {
+    for (int32_t x = 0; x < 8; ++x) {
+      Framebuffer frame(100, 3, 5);
+      fill_flat(frame,
+                std::vector<ScreenVertex>{px(x, 1), px(x + width, 1), px(x + width, 2), px(x, 2)},
+                9, FillRules{true, std::nullopt});
+      int32_t first = -1, last = -1, drawn = 0;
+      for (int32_t column = 0; column < 100; ++column) {
+        for (int32_t row = 0; row < 3; ++row) {
+          const uint8_t pixel = frame.at(column, row);
+          if (pixel == 5) continue;
+          REQUIRE(pixel == 9);
+          REQUIRE(row == 1);
+          if (first < 0) first = column;
+          last = column;
+          ++drawn;
+        }
+      }
+      CAPTURE(width);
+      CAPTURE(x);
+      CHECK(first == x);
+      CHECK(last == x + width - 1);
+      CHECK(drawn == width);
+    }
+  }
+}
+
 TEST_CASE("monotone rows: which polygons are walked") {
   bool walked = false;
   const ClipRect all{-100, -100, 200, 200};
