@@ -9,6 +9,7 @@
 
 #include "bench/bench_main.h"
 #include "harness/frame_renderer.h"
+#include "interp/shp/colour_tables.h"
 #include "interp/shp/draw.h"
 #include "interp/shp/draw_setup.h"
 #include "interp/shp/generator.h"
@@ -143,6 +144,20 @@ void BM_ShpGeneratedModelsPerSecond(benchmark::State& state) {
   state.counters["faces_per_model"] = static_cast<double>(faces) / static_cast<double>(drawn);
 }
 BENCHMARK(BM_ShpGeneratedModelsPerSecond)->Unit(benchmark::kMillisecond);
+
+// The colour tables a palette needs before its first frame (shade rows and the two 256 x 256
+// blend tables), built afresh each iteration: every palette differs in its first entry, so the
+// per-palette cache never answers.
+void BM_ShpColourTables(benchmark::State& state) {
+  raster::Palette palette = raster::default_palette();
+  uint8_t variant = 0;
+  for (auto _ : state) {
+    palette.colors[0] = {variant, static_cast<uint8_t>(variant * 7), 3};
+    ++variant;
+    benchmark::DoNotOptimize(colour_tables(palette)->alpha.data());
+  }
+}
+BENCHMARK(BM_ShpColourTables)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "interp/shp/colour_tables.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -40,6 +41,63 @@ uint8_t nearest_index(const raster::Palette& palette, raster::Rgb rgb) {
   return static_cast<uint8_t>(best);
 }
 
+NearestIndexSearch::NearestIndexSearch(const raster::Palette& palette) {
+  constexpr int kSide = 1 << kCellShift;
+  // Squared distances from a level to the nearest and the farthest level of [low, low + kSide).
+  const auto nearest_gap = [](int c, int low) {
+    const int gap = c < low ? low - c : c > low + kSide - 1 ? c - (low + kSide - 1) : 0;
+    return gap * gap;
+  };
+  const auto farthest_gap = [](int c, int low) {
+    const int gap = std::max(std::abs(c - low), std::abs(c - (low + kSide - 1)));
+    return gap * gap;
+  };
+  std::array<int, 256> nearest_distance{};
+  size_t cell = 0;
+  for (int r0 = 0; r0 < 256; r0 += kSide) {
+    for (int g0 = 0; g0 < 256; g0 += kSide) {
+      for (int b0 = 0; b0 < 256; b0 += kSide, ++cell) {
+        // Every colour of the cell has an entry within `bound` (the entry whose farthest point
+        // of the cell is nearest), so an entry farther than that from the whole cell can be
+        // neither nearest nor tied anywhere in it.
+        int bound = INT32_MAX;
+        for (size_t i = 0; i < 256; ++i) {
+          const raster::Rgb& c = palette.colors[i];
+          nearest_distance[i] = nearest_gap(c.r, r0) + nearest_gap(c.g, g0) + nearest_gap(c.b, b0);
+          bound = std::min(bound,
+                           farthest_gap(c.r, r0) + farthest_gap(c.g, g0) + farthest_gap(c.b, b0));
+        }
+        cell_begin_[cell] = static_cast<uint32_t>(candidates_.size());
+        for (size_t i = 0; i < 256; ++i) {
+          if (nearest_distance[i] > bound) continue;
+          const raster::Rgb& c = palette.colors[i];
+          candidates_.push_back({c.r, c.g, c.b, static_cast<uint8_t>(i)});
+        }
+      }
+    }
+  }
+  cell_begin_[cell] = static_cast<uint32_t>(candidates_.size());
+}
+
+uint8_t NearestIndexSearch::operator()(raster::Rgb rgb) const {
+  const size_t cell = (size_t{rgb.r} >> kCellShift) * kCellsPerSide * kCellsPerSide +
+                      (size_t{rgb.g} >> kCellShift) * kCellsPerSide + (size_t{rgb.b} >> kCellShift);
+  uint8_t best = 0;
+  int best_distance = INT32_MAX;
+  // The cell's candidates in ascending index order with a strict comparison: the lowest index
+  // on a tie, as nearest_index.
+  for (uint32_t k = cell_begin_[cell]; k < cell_begin_[cell + 1]; ++k) {
+    const Entry& e = candidates_[k];
+    const int dr = e.r - rgb.r, dg = e.g - rgb.g, db = e.b - rgb.b;
+    const int d = dr * dr + dg * dg + db * db;
+    if (d < best_distance) {
+      best_distance = d;
+      best = e.index;
+    }
+  }
+  return best;
+}
+
 raster::Rgb blend_rgb(raster::Rgb s, raster::Rgb d, Blend mode) {
   auto add = [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(std::min(255, a + b)); };
   auto mix = [](uint8_t a, uint8_t b) {
@@ -60,19 +118,12 @@ raster::Rgb blend_rgb(raster::Rgb s, raster::Rgb d, Blend mode) {
 
 namespace {
 
-std::vector<uint8_t> build_blend(const raster::Palette& palette, Blend mode) {
+std::vector<uint8_t> build_blend(const raster::Palette& palette, const NearestIndexSearch& nearest,
+                                 Blend mode) {
   std::vector<uint8_t> built(65536);
-  // Colours repeat in a blend table; a memo of the nearest entry per RGB keeps the build short.
-  std::map<uint32_t, uint8_t> memo;
-  for (size_t s = 0; s < 256; ++s) {
-    for (size_t d = 0; d < 256; ++d) {
-      const raster::Rgb c = blend_rgb(palette.colors[s], palette.colors[d], mode);
-      const uint32_t key = uint32_t{c.r} << 16 | uint32_t{c.g} << 8 | c.b;
-      auto it = memo.find(key);
-      if (it == memo.end()) it = memo.emplace(key, nearest_index(palette, c)).first;
-      built[s * 256 + d] = it->second;
-    }
-  }
+  for (size_t s = 0; s < 256; ++s)
+    for (size_t d = 0; d < 256; ++d)
+      built[s * 256 + d] = nearest(blend_rgb(palette.colors[s], palette.colors[d], mode));
   return built;
 }
 
@@ -86,6 +137,7 @@ std::shared_ptr<const ColourTables> colour_tables(const raster::Palette& palette
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   auto t = std::make_shared<ColourTables>();
   t->palette = palette;
+  const NearestIndexSearch nearest(palette);
   t->shade_rows.resize(size_t{assumed::kShadeLevels} * 256);
   for (int level = 0; level < assumed::kShadeLevels; ++level) {
     for (size_t i = 0; i < 256; ++i) {
@@ -93,17 +145,16 @@ std::shared_ptr<const ColourTables> colour_tables(const raster::Palette& palette
       const raster::Rgb shaded{channel_scale(c.r, level + 1, assumed::kShadeLevels),
                                channel_scale(c.g, level + 1, assumed::kShadeLevels),
                                channel_scale(c.b, level + 1, assumed::kShadeLevels)};
-      t->shade_rows[size_t(level) * 256 + i] = level == assumed::kShadeLevels - 1
-                                                   ? static_cast<uint8_t>(i)
-                                                   : nearest_index(palette, shaded);
+      t->shade_rows[size_t(level) * 256 + i] =
+          level == assumed::kShadeLevels - 1 ? static_cast<uint8_t>(i) : nearest(shaded);
     }
   }
   const auto& u = assumed::kUntexturedRgb;
   const auto& w = assumed::kWireRgb;
-  t->untextured = nearest_index(palette, {u[0], u[1], u[2]});
-  t->wire = nearest_index(palette, {w[0], w[1], w[2]});
-  t->add = build_blend(palette, Blend::kAdd);
-  t->alpha = build_blend(palette, Blend::kAlpha);
+  t->untextured = nearest({u[0], u[1], u[2]});
+  t->wire = nearest({w[0], w[1], w[2]});
+  t->add = build_blend(palette, nearest, Blend::kAdd);
+  t->alpha = build_blend(palette, nearest, Blend::kAlpha);
   if (cache.size() > 16) cache.clear();  // a long viewer session with many palettes
   cache.emplace(key, t);
   return t;

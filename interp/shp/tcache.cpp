@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
@@ -125,7 +124,7 @@ raster::Texture to_indexed_texture(const TcacheEntry& e, const raster::Palette& 
   t.pixels.resize(size_t{e.width} * e.height);
   const size_t bpp = e.bytes_per_pixel;
   const bool indexed = bpp == 1 || (e.flags & kTexIndexAlpha) != 0;
-  std::map<uint32_t, uint8_t> memo;
+  const NearestIndexSearch nearest(palette);
   for (size_t i = 0; i < t.pixels.size(); ++i) {
     const uint8_t* p = e.level0.data() + i * bpp;
     if (indexed) {
@@ -142,10 +141,7 @@ raster::Texture to_indexed_texture(const TcacheEntry& e, const raster::Palette& 
       return static_cast<uint8_t>(std::min<uint32_t>(x, 255));
     };
     const raster::Rgb rgb{channel(1), channel(2), channel(3)};
-    const uint32_t key = uint32_t{rgb.r} << 16 | uint32_t{rgb.g} << 8 | rgb.b;
-    auto it = memo.find(key);
-    if (it == memo.end()) it = memo.emplace(key, nearest_index(palette, rgb)).first;
-    t.pixels[i] = it->second;
+    t.pixels[i] = nearest(rgb);
   }
   return t;
 }
