@@ -5,9 +5,10 @@
 # files from shell loops, where that start-up is most of the cost. With SHAPEVM_STATIC_RUNTIME the
 # `shapevm` program carries libstdc++, libgcc, fmt, libpng and libdeflate itself and loads only glibc
 # and zlib (Unicorn, SDL2 and libedit are opened on first use either way: core/shared_library.h).
-# zlib stays shared on purpose: Debian's shared zlib deflates about 15% faster than its static
-# archive (PNG writing: a headless viewer frame took 1.65-1.8 ms with it, 1.9-2.0 ms with the
-# archive), which outweighs one small library's start-up.
+# zlib stays shared: it was kept so because Debian's shared zlib deflates about 15% faster than its
+# static archive, when PNGs were written through libpng. PNGs are now written with libdeflate
+# (raster/png_fast_write.h) and zlib only inflates captures the fast reader declines; linking it in
+# has not been measured since.
 # Every library stays an installed Debian package: the static archives come with the -dev packages,
 # and fmt (libfmt-dev ships no archive) is compiled from its own headers by core/fmt/implementation.cpp.
 #

@@ -13,9 +13,10 @@
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "raster/png_fast_read.h"
+#include "raster/png_fast_write.h"
 
 // libpng reports errors by longjmp. longjmp may only skip frames that own no objects with
-// destructors, so the functions that call setjmp below (run_png_write, run_png_read) create no
+// destructors, so the function that calls setjmp below (run_png_read) creates no
 // such objects: every container they fill is owned by the caller and reached through a state
 // struct, and the libpng callbacks never let a C++ exception escape into libpng.
 
@@ -37,54 +38,6 @@ struct PngMessage {
 
 // Warnings (e.g. about ancillary chunks) do not change the pixels; they are not reported.
 void on_png_warning(png_structp, png_const_charp) {}
-
-struct PngWriteState {
-  PngMessage message;
-  std::vector<uint8_t>* out = nullptr;
-};
-
-void on_png_write(png_structp png, png_bytep data, size_t length) {
-  auto* state = static_cast<PngWriteState*>(png_get_io_ptr(png));
-  bool appended = true;
-  try {
-    state->out->insert(state->out->end(), data, data + length);
-  } catch (const std::bad_alloc&) {
-    appended = false;
-  }
-  if (!appended) png_error(png, "out of memory while encoding");
-}
-
-void on_png_flush(png_structp) {}
-
-// `plte` null = 8-bit RGB rows; otherwise 8-bit indexed rows with a 256-entry PLTE.
-bool run_png_write(PngWriteState& state, png_uint_32 width, png_uint_32 height,
-                   const png_color* plte, png_bytepp rows) {
-  png_structp png =
-      png_create_write_struct(PNG_LIBPNG_VER_STRING, &state.message, on_png_error, on_png_warning);
-  if (png == nullptr) return false;
-  png_infop info = png_create_info_struct(png);
-  if (info == nullptr) {
-    png_destroy_write_struct(&png, nullptr);
-    return false;
-  }
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    return false;
-  }
-  png_set_write_fn(png, &state, on_png_write, on_png_flush);
-  png_set_IHDR(png, info, width, height, 8,
-               plte != nullptr ? PNG_COLOR_TYPE_PALETTE : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  if (plte != nullptr) png_set_PLTE(png, info, plte, 256);
-  // Fixed choices rather than libpng's heuristics, so the bytes only depend on the frame.
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-  png_set_compression_level(png, 9);
-  png_write_info(png, info);
-  png_write_image(png, rows);
-  png_write_end(png, nullptr);
-  png_destroy_write_struct(&png, &info);
-  return true;
-}
 
 struct PngReadState {
   PngMessage message;
@@ -191,22 +144,8 @@ void read_png_or_throw(std::span<const uint8_t> bytes, const std::string& source
 }  // namespace
 
 std::vector<uint8_t> encode_indexed_png(const Framebuffer& frame, const Palette& palette) {
-  std::array<png_color, 256> plte{};
-  for (size_t i = 0; i < 256; ++i) {
-    plte[i] = {palette.colors[i].r, palette.colors[i].g, palette.colors[i].b};
-  }
-  std::vector<png_bytep> rows(static_cast<size_t>(frame.height()));
-  // libpng takes non-const row pointers but only reads them when writing.
-  auto* base = const_cast<uint8_t*>(frame.pixels().data());
-  for (size_t y = 0; y < rows.size(); ++y) rows[y] = base + y * static_cast<size_t>(frame.width());
-  std::vector<uint8_t> out;
-  PngWriteState state;
-  state.out = &out;
-  if (!run_png_write(state, static_cast<png_uint_32>(frame.width()),
-                     static_cast<png_uint_32>(frame.height()), plte.data(), rows.data())) {
-    throw std::runtime_error(fmt::format("PNG encoding failed: {}", state.message.text));
-  }
-  return out;
+  return encode_png_fast(static_cast<uint32_t>(frame.width()),
+                         static_cast<uint32_t>(frame.height()), frame.pixels(), &palette);
 }
 
 void write_indexed_png(const std::filesystem::path& path, const Framebuffer& frame,
@@ -281,18 +220,8 @@ std::vector<uint8_t> encode_rgb_png(const RgbImage& image) {
     throw std::invalid_argument(
         fmt::format("RGB image {}x{} with {} bytes", image.width, image.height, image.rgb.size()));
   }
-  std::vector<png_bytep> rows(static_cast<size_t>(image.height));
-  auto* base = const_cast<uint8_t*>(image.rgb.data());
-  for (size_t y = 0; y < rows.size(); ++y)
-    rows[y] = base + y * static_cast<size_t>(image.width) * 3;
-  std::vector<uint8_t> out;
-  PngWriteState state;
-  state.out = &out;
-  if (!run_png_write(state, static_cast<png_uint_32>(image.width),
-                     static_cast<png_uint_32>(image.height), nullptr, rows.data())) {
-    throw std::runtime_error(fmt::format("PNG encoding failed: {}", state.message.text));
-  }
-  return out;
+  return encode_png_fast(static_cast<uint32_t>(image.width), static_cast<uint32_t>(image.height),
+                         image.rgb, nullptr);
 }
 
 void write_rgb_png(const std::filesystem::path& path, const RgbImage& image) {

@@ -2,8 +2,9 @@
 // indices), RGB/RGBA captures mapped onto a palette by exact colour, and raw 8-bit index dumps.
 //
 // Written PNGs are deterministic: IHDR, PLTE (always 256 entries), IDAT, IEND and nothing else (no
-// tIME, no text, no gamma), filter "none" on every row and zlib level 9, so the same frame gives
-// the same bytes with the same zlib. Files go through a temporary file and a rename.
+// tIME, no text, no gamma), filter "none" on every row, compressed by libdeflate at level 6
+// (png_fast_write.h), so the same frame gives the same bytes with the same libdeflate. Files go
+// through a temporary file and a rename.
 #pragma once
 
 #include <cstdint>
@@ -55,7 +56,7 @@ struct RgbImage {
   std::vector<uint8_t> rgb;
 };
 
-// Deterministic RGB PNG bytes (IHDR, IDAT, IEND; filter none; zlib level 9). Throws
+// Deterministic RGB PNG bytes (IHDR, IDAT, IEND; filter none; libdeflate level 6). Throws
 // std::invalid_argument if the size does not match the bytes or is outside 1..kMaxDimension.
 std::vector<uint8_t> encode_rgb_png(const RgbImage& image);
 void write_rgb_png(const std::filesystem::path& path, const RgbImage& image);

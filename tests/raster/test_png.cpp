@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "raster/diff_image.h"
 #include "raster/framebuffer.h"
 #include "raster/palette.h"
 #include "raster/png_io.h"
@@ -87,6 +88,41 @@ TEST_SUITE("raster") {
     // IHDR: 8-bit, colour type 3 (palette).
     CHECK(first[8 + 8 + 8] == 8);
     CHECK(first[8 + 8 + 9] == 3);
+  }
+
+  TEST_CASE("png: written files decode through libpng to the same indices, palette and colours") {
+    // libpng checks every chunk's CRC and the zlib stream's Adler-32, so each file must be
+    // well formed as well as hold the image. Sizes from one pixel to a whole frame and the
+    // widest and tallest frames allowed.
+    uint64_t seed = 41;
+    const auto next = [&seed] {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<uint8_t>(seed >> 56);
+    };
+    const std::pair<int, int> sizes[] = {{1, 1},     {3, 2},    {97, 61},
+                                         {640, 480}, {8192, 2}, {2, 8192}};
+    for (const auto& size : sizes) {
+      const int width = size.first;
+      const int height = size.second;
+      CAPTURE(width);
+      CAPTURE(height);
+      Framebuffer frame(width, height);
+      // Runs of one index (as a rendered frame has) and noise that does not compress.
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+          frame.set(x, y, (x / 5 + y) % 3 == 0 ? next() : static_cast<uint8_t>(y % 4));
+      Palette palette;
+      for (size_t i = 0; i < 256; ++i)  // distinct colours, so RGB maps back to one index
+        palette.colors[i] = {static_cast<uint8_t>(i), next(), static_cast<uint8_t>(255 - i)};
+      const IndexedImage indexed =
+          decode_png_libpng(encode_indexed_png(frame, palette), "indexed.png");
+      CHECK(indexed.frame == frame);
+      CHECK(indexed.palette == palette);
+      CHECK(indexed.palette_entries == 256);
+      const std::vector<uint8_t> rgb = encode_rgb_png(frame_to_rgb(frame, palette));
+      CHECK(chunk_types(rgb) == std::vector<std::string>{"IHDR", "IDAT", "IEND"});
+      CHECK(decode_png_libpng(rgb, "rgb.png", &palette).frame == frame);
+    }
   }
 
   TEST_CASE("png: write to a file and read it back") {
