@@ -41,42 +41,58 @@ uint8_t nearest_index(const raster::Palette& palette, raster::Rgb rgb) {
   return static_cast<uint8_t>(best);
 }
 
+void NearestIndexSearch::keep_possible(std::span<const Entry> from, int r0, int g0, int b0,
+                                       int side, std::vector<Entry>& out) {
+  // Squared distances from a level to the nearest and the farthest level of [low, low + side).
+  const auto nearest_gap = [side](int c, int low) {
+    const int gap = c < low ? low - c : c > low + side - 1 ? c - (low + side - 1) : 0;
+    return gap * gap;
+  };
+  const auto farthest_gap = [side](int c, int low) {
+    const int gap = std::max(std::abs(c - low), std::abs(c - (low + side - 1)));
+    return gap * gap;
+  };
+  // Every colour of the cell has an entry within `bound` (the entry whose farthest point of the
+  // cell is nearest), so an entry farther than that from the whole cell can be neither nearest
+  // nor tied anywhere in it. Within a smaller cell the bound only shrinks, which is why a cell
+  // need only look at its parent's entries.
+  int bound = INT32_MAX;
+  for (const Entry& e : from)
+    bound = std::min(bound, farthest_gap(e.r, r0) + farthest_gap(e.g, g0) + farthest_gap(e.b, b0));
+  for (const Entry& e : from)
+    if (nearest_gap(e.r, r0) + nearest_gap(e.g, g0) + nearest_gap(e.b, b0) <= bound)
+      out.push_back(e);
+}
+
 NearestIndexSearch::NearestIndexSearch(const raster::Palette& palette) {
+  std::vector<Entry> all;
+  for (size_t i = 0; i < 256; ++i) {
+    const raster::Rgb& c = palette.colors[i];
+    all.push_back({c.r, c.g, c.b, static_cast<uint8_t>(i)});
+  }
   constexpr int kSide = 1 << kCellShift;
-  // Squared distances from a level to the nearest and the farthest level of [low, low + kSide).
-  const auto nearest_gap = [](int c, int low) {
-    const int gap = c < low ? low - c : c > low + kSide - 1 ? c - (low + kSide - 1) : 0;
-    return gap * gap;
-  };
-  const auto farthest_gap = [](int c, int low) {
-    const int gap = std::max(std::abs(c - low), std::abs(c - (low + kSide - 1)));
-    return gap * gap;
-  };
-  std::array<int, 256> nearest_distance{};
-  size_t cell = 0;
-  for (int r0 = 0; r0 < 256; r0 += kSide) {
-    for (int g0 = 0; g0 < 256; g0 += kSide) {
-      for (int b0 = 0; b0 < 256; b0 += kSide, ++cell) {
-        // Every colour of the cell has an entry within `bound` (the entry whose farthest point
-        // of the cell is nearest), so an entry farther than that from the whole cell can be
-        // neither nearest nor tied anywhere in it.
-        int bound = INT32_MAX;
-        for (size_t i = 0; i < 256; ++i) {
-          const raster::Rgb& c = palette.colors[i];
-          nearest_distance[i] = nearest_gap(c.r, r0) + nearest_gap(c.g, g0) + nearest_gap(c.b, b0);
-          bound = std::min(bound,
-                           farthest_gap(c.r, r0) + farthest_gap(c.g, g0) + farthest_gap(c.b, b0));
-        }
-        cell_begin_[cell] = static_cast<uint32_t>(candidates_.size());
-        for (size_t i = 0; i < 256; ++i) {
-          if (nearest_distance[i] > bound) continue;
-          const raster::Rgb& c = palette.colors[i];
-          candidates_.push_back({c.r, c.g, c.b, static_cast<uint8_t>(i)});
+  constexpr int kParentSide = 2 * kSide;
+  std::vector<Entry> parent;
+  for (int r = 0; r < 256; r += kParentSide) {
+    for (int g = 0; g < 256; g += kParentSide) {
+      for (int b = 0; b < 256; b += kParentSide) {
+        parent.clear();
+        keep_possible(all, r, g, b, kParentSide, parent);
+        for (int r0 = r; r0 < r + kParentSide; r0 += kSide) {
+          for (int g0 = g; g0 < g + kParentSide; g0 += kSide) {
+            for (int b0 = b; b0 < b + kParentSide; b0 += kSide) {
+              const size_t cell =
+                  static_cast<size_t>((r0 >> kCellShift) * kCellsPerSide * kCellsPerSide +
+                                      (g0 >> kCellShift) * kCellsPerSide + (b0 >> kCellShift));
+              cell_begin_[cell] = static_cast<uint32_t>(candidates_.size());
+              keep_possible(parent, r0, g0, b0, kSide, candidates_);
+              cell_end_[cell] = static_cast<uint32_t>(candidates_.size());
+            }
+          }
         }
       }
     }
   }
-  cell_begin_[cell] = static_cast<uint32_t>(candidates_.size());
 }
 
 uint8_t NearestIndexSearch::operator()(raster::Rgb rgb) const {
@@ -86,7 +102,7 @@ uint8_t NearestIndexSearch::operator()(raster::Rgb rgb) const {
   int best_distance = INT32_MAX;
   // The cell's candidates in ascending index order with a strict comparison: the lowest index
   // on a tie, as nearest_index.
-  for (uint32_t k = cell_begin_[cell]; k < cell_begin_[cell + 1]; ++k) {
+  for (uint32_t k = cell_begin_[cell]; k < cell_end_[cell]; ++k) {
     const Entry& e = candidates_[k];
     const int dr = e.r - rgb.r, dg = e.g - rgb.g, db = e.b - rgb.b;
     const int d = dr * dr + dg * dg + db * db;

@@ -114,9 +114,10 @@ TEST_CASE("SHP colours: of entries tied at the nearest distance, the lowest inde
 }
 
 TEST_CASE("SHP colours: an entry exactly as far from a cell as the cell's bound is kept") {
-  // In the cell [0, 31]^3, entry 7 at (15, 15, 15) is at most 3 * 16^2 = 768 from any colour:
-  // that is the cell's bound. Entry 3 at (47, 47, 47) is at least 768 from the cell, at the
-  // corner (31, 31, 31), where both are 768 away: a tie that the lower index, 3, wins.
+  // In the cell [16, 31]^3 (and in its parent [0, 31]^3), entry 7 at (15, 15, 15) is at most
+  // 3 * 16^2 = 768 from any colour: that is the cell's bound. Entry 3 at (47, 47, 47) is at least
+  // 768 from the cell, at the corner (31, 31, 31), where both are 768 away: a tie that the lower
+  // index, 3, wins.
   raster::Palette p;
   p.colors.fill({200, 200, 0});  // far from the cell
   p.colors[3] = {47, 47, 47};
