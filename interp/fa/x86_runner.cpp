@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <optional>
 
@@ -32,6 +33,9 @@ uint32_t callee_pops(const std::string& name) {
   if (name[0] == '@') return n > 8 ? n - 8 : 0;
   return n;
 }
+
+// Unicorn engines opened for runners' untraced runs (X86Runner::engines_opened).
+std::atomic<uint64_t> engines_opened_count{0};
 
 }  // namespace
 
@@ -95,6 +99,7 @@ struct X86Runner::Impl {
     std::array<uint32_t, kRegionCount> mapped_base{};  // where each region is mapped, 0: nowhere
     std::unique_ptr<x86::Sandbox> sandbox;
     Impl* owner = nullptr;
+    uint32_t takeovers = 0;  // by the runners since the engine was opened
   };
   static ThreadEngine& thread_engine() {
     thread_local ThreadEngine t;
@@ -125,9 +130,22 @@ struct X86Runner::Impl {
     if (own_sandbox) return;
     ThreadEngine& t = thread_engine();
     if (t.owner != this) {
-      if (!t.sandbox) t.sandbox = std::make_unique<x86::Sandbox>(watching_code_writes());
       if (t.owner != nullptr) t.owner->hand_over(t.parked);
       t.owner = nullptr;
+      if (t.takeovers >= kX86TakeOversPerEngine) {
+        // Unicorn keeps appending new translations to its code buffer, and only a full flush
+        // or a new engine gives the space back: each runner's CODE is translated afresh, about
+        // 2 KB, so a long run over many shapes would grow by that much per shape.
+        t.sandbox.reset();
+        t.parked = RegionPages();
+        t.mapped_base = {};
+        t.takeovers = 0;
+      }
+      if (!t.sandbox) {
+        t.sandbox = std::make_unique<x86::Sandbox>(watching_code_writes());
+        engines_opened_count.fetch_add(1, std::memory_order_relaxed);
+      }
+      ++t.takeovers;
       take_over(t);
       t.sandbox->set_write_listener(write_listener());
       t.owner = this;
@@ -624,6 +642,10 @@ const uint8_t* X86Runner::code() const {
 
 X86BlockResult X86Runner::run_block(uint32_t x86code_offset) {
   return impl_->run(x86code_offset);
+}
+
+uint64_t X86Runner::engines_opened() {
+  return engines_opened_count.load(std::memory_order_relaxed);
 }
 
 uint64_t X86Runner::memo_hits() const {

@@ -38,6 +38,12 @@ inline constexpr uint32_t kX86ExitBase = 0x00A00000;
 // (counting function imports only) exits at slot j + 1. The exit region grows by pages as needed.
 inline constexpr uint32_t kX86ExitSlotSize = 16;
 inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase;
+// A thread's Unicorn engine is closed and a new one opened once this many runners (one per
+// interpreter of an x86 shape) have taken it from one another: Unicorn appends every new
+// translation to its code buffer, about 2 KB for a runner's blocks, and gives the space back only
+// with a full flush or a new engine. Opening one costs about 0.8 ms, a fifth of a microsecond per
+// take-over; the growth stays under 8 MB.
+inline constexpr uint32_t kX86TakeOversPerEngine = 4096;
 inline constexpr uint64_t kX86BlockBudget = 100'000;  // instructions per block
 inline constexpr int kX86MaxHostCalls = 64;           // function imports per block
 
@@ -77,6 +83,10 @@ class X86Runner {
 
   // Guard blocks whose outcome was taken from an earlier run, and those run because their inputs
   // were new (x86_guard_memo.h); blocks that are not pure guards count in neither.
+  // The Unicorn engines opened so far by this process's runners for untraced runs: one per
+  // thread, renewed after kX86TakeOversPerEngine runners have taken it.
+  static uint64_t engines_opened();
+
   uint64_t memo_hits() const;
   uint64_t memo_misses() const;
 
