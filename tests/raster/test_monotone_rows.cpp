@@ -12,8 +12,10 @@
 #include "raster/framebuffer.h"
 #include "raster/polygon_fill.h"
 #include "raster/scan_table.h"
+#include "tests/support/lcg.h"
 
 using namespace shapevm::raster;
+using shapevm::testing::Lcg;
 
 namespace {
 
@@ -27,19 +29,6 @@ ScreenVertex at(Fixed x, Fixed y) {
 ScreenVertex px(int32_t x, int32_t y) {
   return at(x * kFixedOne, y * kFixedOne);
 }
-
-// A small deterministic generator, so a failure names a case that can be run again.
-struct Lcg {
-  uint64_t state;
-  uint32_t next() {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<uint32_t>(state >> 33);
-  }
-  // In [lo, hi].
-  int32_t between(int32_t lo, int32_t hi) {
-    return lo + static_cast<int32_t>(next() % static_cast<uint32_t>(hi - lo + 1));
-  }
-};
 
 // Vertices of several kinds: whole pixels (vertex rows at integer y), halves, any 16.16 value,
 // and repeated y values (horizontal edges, plateaus at the top and bottom).

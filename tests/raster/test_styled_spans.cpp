@@ -12,22 +12,12 @@
 #include "raster/framebuffer.h"
 #include "raster/polygon_fill.h"
 #include "raster/texture.h"
+#include "tests/support/lcg.h"
 
 using namespace shapevm::raster;
+using shapevm::testing::Lcg;
 
 namespace {
-
-// A small deterministic generator, so a failure names a case that can be run again.
-struct Lcg {
-  uint64_t state;
-  uint32_t next() {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<uint32_t>(state >> 33);
-  }
-  int32_t between(int32_t lo, int32_t hi) {  // in [lo, hi]
-    return lo + static_cast<int32_t>(next() % static_cast<uint32_t>(hi - lo + 1));
-  }
-};
 
 // Corners anywhere around a 96x80 frame, with shade and texture coordinates that run past the
 // tables and the image on purpose (clamping, omitted addresses, the next row).

@@ -7,40 +7,39 @@
 
 #include "interp/shp/colour_tables.h"
 #include "raster/palette.h"
+#include "tests/support/lcg.h"
 
 using namespace shapevm;
 using namespace shapevm::shp;
 
 namespace {
 
-// A small deterministic generator, so a failure names a case that can be run again.
-struct Lcg {
-  uint64_t state;
-  uint32_t next() {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<uint32_t>(state >> 33);
-  }
-  uint8_t byte() { return static_cast<uint8_t>(next() >> 8); }
-  raster::Rgb rgb() { return {byte(), byte(), byte()}; }
-};
+// Random palette levels and colours.
+uint8_t random_level(shapevm::testing::Lcg& rng) {
+  return static_cast<uint8_t>(rng.next() >> 8);
+}
+raster::Rgb random_rgb(shapevm::testing::Lcg& rng) {
+  const uint8_t r = random_level(rng), g = random_level(rng), b = random_level(rng);
+  return {r, g, b};
+}
 
 // Palettes that stress the search: random; few distinct colours (many exact ties); one red for
 // every entry (the red order says nothing); greys (ties between mirror-image colours); and the
 // built-in palette.
-raster::Palette test_palette(int kind, Lcg& rng) {
+raster::Palette test_palette(int kind, shapevm::testing::Lcg& rng) {
   raster::Palette p;
   for (size_t i = 0; i < 256; ++i) {
     raster::Rgb& c = p.colors[i];
     switch (kind) {
       case 0:
-        c = rng.rgb();
+        c = random_rgb(rng);
         break;
       case 1:
         c = {static_cast<uint8_t>(rng.next() % 3 * 100), static_cast<uint8_t>(rng.next() % 2 * 200),
              static_cast<uint8_t>(rng.next() % 4 * 60)};
         break;
       case 2:
-        c = {77, rng.byte(), rng.byte()};
+        c = {77, random_level(rng), random_level(rng)};
         break;
       case 3: {
         const auto grey = static_cast<uint8_t>(rng.next() % 16 * 17);
@@ -57,7 +56,7 @@ raster::Palette test_palette(int kind, Lcg& rng) {
 }  // namespace
 
 TEST_CASE("SHP colours: the cell search gives the full scan's nearest entry") {
-  Lcg rng{2024};
+  shapevm::testing::Lcg rng{2024};
   int ties = 0;
   for (int kind = 0; kind < 5; ++kind) {
     for (int round = 0; round < 4; ++round) {
@@ -65,7 +64,7 @@ TEST_CASE("SHP colours: the cell search gives the full scan's nearest entry") {
       const NearestIndexSearch search(palette);
       for (int q = 0; q < 6000; ++q) {
         // Random colours, the palette's own colours, and colours one step from them.
-        raster::Rgb query = rng.rgb();
+        raster::Rgb query = random_rgb(rng);
         if (q % 3 == 1) query = palette.colors[rng.next() % 256];
         if (q % 3 == 2) {
           query = palette.colors[rng.next() % 256];
@@ -129,7 +128,7 @@ TEST_CASE("SHP colours: an entry exactly as far from a cell as the cell's bound 
 }
 
 TEST_CASE("SHP colours: blend tables hold the nearest entry of each blended colour") {
-  Lcg rng{99};
+  shapevm::testing::Lcg rng{99};
   for (int kind : {0, 1, 4}) {
     raster::Palette palette = test_palette(kind, rng);
     palette.colors[0].r = static_cast<uint8_t>(kind * 31 + 5);  // not a palette cached by others
