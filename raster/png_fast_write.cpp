@@ -28,14 +28,20 @@ libdeflate_compressor* compressor() {
   return instance.get();
 }
 
+// PNG integers are big-endian.
+void store_u32(uint8_t* at, uint32_t v) {
+  at[0] = static_cast<uint8_t>(v >> 24);
+  at[1] = static_cast<uint8_t>(v >> 16);
+  at[2] = static_cast<uint8_t>(v >> 8);
+  at[3] = static_cast<uint8_t>(v);
+}
 void put_u32(std::vector<uint8_t>& out, uint32_t v) {
-  const uint8_t bytes[4] = {static_cast<uint8_t>(v >> 24), static_cast<uint8_t>(v >> 16),
-                            static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)};
-  out.insert(out.end(), bytes, bytes + 4);
+  out.resize(out.size() + 4);
+  store_u32(out.data() + out.size() - 4, v);
 }
 
-// A chunk whose data is already at the end of `out`, from `data_at`: its length goes before the
-// type and the data, its CRC (of type and data) after.
+// A chunk is its data's length, its type, the data, and the CRC of type and data: begin_chunk
+// writes the first two, end_chunk the CRC of everything from the type (at `type_at`) onwards.
 void begin_chunk(std::vector<uint8_t>& out, const char (&type)[5], uint32_t length) {
   put_u32(out, length);
   out.insert(out.end(), type, type + 4);
@@ -101,11 +107,7 @@ std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
                                                      out.data() + type_at + 4, bound);
   if (compressed == 0) throw std::runtime_error("PNG encoding failed: the image did not compress");
   out.resize(type_at + 4 + compressed);
-  const auto length = static_cast<uint32_t>(compressed);
-  out[length_at] = static_cast<uint8_t>(length >> 24);
-  out[length_at + 1] = static_cast<uint8_t>(length >> 16);
-  out[length_at + 2] = static_cast<uint8_t>(length >> 8);
-  out[length_at + 3] = static_cast<uint8_t>(length);
+  store_u32(out.data() + length_at, static_cast<uint32_t>(compressed));
   end_chunk(out, type_at);
 
   chunk(out, "IEND", {});

@@ -96,7 +96,8 @@ struct X86Runner::Impl {
     // Buffers mapped into the engine that no runner holds: handed over by the last owner (which
     // kept copies) or left by a freed one. Declared before the engine, so freed after it.
     RegionPages parked;
-    std::array<uint32_t, kRegionCount> mapped_base{};  // where each region is mapped, 0: nowhere
+    // Where CODE is mapped (0: nowhere); the other regions have fixed addresses.
+    uint32_t code_mapped_at = 0;
     std::unique_ptr<x86::Sandbox> sandbox;
     Impl* owner = nullptr;
     uint32_t takeovers = 0;  // by the runners since the engine was opened
@@ -138,7 +139,7 @@ struct X86Runner::Impl {
         // 2 KB, so a long run over many shapes would grow by that much per shape.
         t.sandbox.reset();
         t.parked = RegionPages();
-        t.mapped_base = {};
+        t.code_mapped_at = 0;
         t.takeovers = 0;
       }
       if (!t.sandbox) {
@@ -176,21 +177,21 @@ struct X86Runner::Impl {
       GuestPages& mine = pages(r);
       const uint32_t base = region_base(r);
       GuestPages& held = t.parked[r];
-      const bool keep = r != kCode && t.mapped_base[r] == base && !held.empty() &&
-                        held.size() == mine.size() && box.mapped_size(base) == mine.size();
+      // `held` is the buffer mapped at `base` when the sizes agree (the last owner's, parked).
+      const bool keep =
+          r != kCode && held.size() == mine.size() && box.mapped_size(base) == mine.size();
       if (keep) {
         std::copy(mine.begin(), mine.end(), held.begin());
         mine.swap(held);
         // The exit pages are executable: no translation of the last owner's bytes may stay.
         if (r == kExits) box.invalidate(base, base + static_cast<uint32_t>(mine.size()));
       } else {
-        if (t.mapped_base[r] != 0) box.unmap(t.mapped_base[r]);
-        t.mapped_base[r] = 0;
+        box.unmap(r == kCode ? t.code_mapped_at : base);  // nothing when nothing is mapped there
       }
       held = GuestPages();  // unmapped now, or this runner's old copy
       if (!keep) {
         box.map(base, mine, region_perms(r));
-        t.mapped_base[r] = base;
+        if (r == kCode) t.code_mapped_at = base;
       }
     }
   }

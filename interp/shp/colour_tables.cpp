@@ -81,9 +81,7 @@ NearestIndexSearch::NearestIndexSearch(const raster::Palette& palette) {
         for (int r0 = r; r0 < r + kParentSide; r0 += kSide) {
           for (int g0 = g; g0 < g + kParentSide; g0 += kSide) {
             for (int b0 = b; b0 < b + kParentSide; b0 += kSide) {
-              const size_t cell =
-                  static_cast<size_t>((r0 >> kCellShift) * kCellsPerSide * kCellsPerSide +
-                                      (g0 >> kCellShift) * kCellsPerSide + (b0 >> kCellShift));
+              const size_t cell = cell_of(r0, g0, b0);
               cell_begin_[cell] = static_cast<uint32_t>(candidates_.size());
               keep_possible(parent, r0, g0, b0, kSide, candidates_);
               cell_end_[cell] = static_cast<uint32_t>(candidates_.size());
@@ -96,8 +94,7 @@ NearestIndexSearch::NearestIndexSearch(const raster::Palette& palette) {
 }
 
 uint8_t NearestIndexSearch::operator()(raster::Rgb rgb) const {
-  const size_t cell = (size_t{rgb.r} >> kCellShift) * kCellsPerSide * kCellsPerSide +
-                      (size_t{rgb.g} >> kCellShift) * kCellsPerSide + (size_t{rgb.b} >> kCellShift);
+  const size_t cell = cell_of(rgb.r, rgb.g, rgb.b);
   uint8_t best = 0;
   int best_distance = INT32_MAX;
   // The cell's candidates in ascending index order with a strict comparison: the lowest index
@@ -151,9 +148,8 @@ std::shared_ptr<const ColourTables> colour_tables(const raster::Palette& palette
   const std::lock_guard<std::mutex> guard(lock);
   const auto key = key_of(palette);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  auto t = std::make_shared<ColourTables>();
-  t->palette = palette;
-  const NearestIndexSearch nearest(palette);
+  auto t = std::make_shared<ColourTables>(palette);
+  const NearestIndexSearch& nearest = t->nearest;
   t->shade_rows.resize(size_t{assumed::kShadeLevels} * 256);
   for (int level = 0; level < assumed::kShadeLevels; ++level) {
     for (size_t i = 0; i < 256; ++i) {

@@ -39,6 +39,13 @@ class NearestIndexSearch {
   // cell of `side` levels from (r0, g0, b0).
   static void keep_possible(std::span<const Entry> from, int r0, int g0, int b0, int side,
                             std::vector<Entry>& out);
+  // The cell holding the colour (r, g, b).
+  static size_t cell_of(int r, int g, int b) {
+    return (static_cast<size_t>(r >> kCellShift) * kCellsPerSide +
+            static_cast<size_t>(g >> kCellShift)) *
+               kCellsPerSide +
+           static_cast<size_t>(b >> kCellShift);
+  }
   static constexpr size_t kCells = size_t{kCellsPerSide} * kCellsPerSide * kCellsPerSide;
   std::vector<Entry> candidates_;  // each cell's, one after another
   std::array<uint32_t, kCells> cell_begin_{}, cell_end_{};
@@ -47,7 +54,10 @@ class NearestIndexSearch {
 enum class Blend : uint8_t { kNone, kAdd, kAlpha };
 
 struct ColourTables {
+  explicit ColourTables(const raster::Palette& p) : palette(p), nearest(p) {}
+
   raster::Palette palette;
+  NearestIndexSearch nearest;  // the palette's nearest entry to any colour
   // kShadeLevels rows of 256: row l maps an entry to the one nearest its colour x (l+1)/levels.
   std::vector<uint8_t> shade_rows;
   uint8_t untextured = 0;  // the untextured faces' colour

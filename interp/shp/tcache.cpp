@@ -124,7 +124,8 @@ raster::Texture to_indexed_texture(const TcacheEntry& e, const raster::Palette& 
   t.pixels.resize(size_t{e.width} * e.height);
   const size_t bpp = e.bytes_per_pixel;
   const bool indexed = bpp == 1 || (e.flags & kTexIndexAlpha) != 0;
-  const NearestIndexSearch nearest(palette);
+  // RGB texels are mapped with the palette's search, built once per palette (colour_tables).
+  const std::shared_ptr<const ColourTables> tables = indexed ? nullptr : colour_tables(palette);
   for (size_t i = 0; i < t.pixels.size(); ++i) {
     const uint8_t* p = e.level0.data() + i * bpp;
     if (indexed) {
@@ -141,7 +142,7 @@ raster::Texture to_indexed_texture(const TcacheEntry& e, const raster::Palette& 
       return static_cast<uint8_t>(std::min<uint32_t>(x, 255));
     };
     const raster::Rgb rgb{channel(1), channel(2), channel(3)};
-    t.pixels[i] = nearest(rgb);
+    t.pixels[i] = tables->nearest(rgb);
   }
   return t;
 }
