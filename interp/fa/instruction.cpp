@@ -11,13 +11,22 @@ bool have(std::span<const uint8_t> code, uint64_t off, uint64_t count) {
   return off <= code.size() && count <= code.size() - off;
 }
 
-// `what` and `detail` are joined only when the check fails (this runs for every instruction).
-bool need(std::span<const uint8_t> code, uint32_t off, uint64_t count, DecodeError& error,
-          std::string_view what, std::string_view detail = "") {
-  if (have(code, off, count)) return true;
+// Out of line and cold: the checks below run for every instruction of a walk, and their
+// failure is rare, so only the comparison stays in the decoder's path.
+[[gnu::cold, gnu::noinline]] bool report_short(std::span<const uint8_t> code, uint32_t off,
+                                               uint64_t count, DecodeError& error,
+                                               std::string_view what, std::string_view detail) {
   error = {off, fmt::format("expected {}{} ({} bytes) but only {} remain before the end of CODE",
                             what, detail, count, off <= code.size() ? code.size() - off : 0)};
   return false;
+}
+
+// `what` and `detail` are joined only when the check fails.
+inline bool need(std::span<const uint8_t> code, uint32_t off, uint64_t count, DecodeError& error,
+                 std::string_view what, std::string_view detail = "") {
+  if (have(code, off, count)) [[likely]]
+    return true;
+  return report_short(code, off, count, error, what, detail);
 }
 
 int16_t s16(std::span<const uint8_t> code, uint64_t at) {
