@@ -145,19 +145,25 @@ void BM_ShpGeneratedModelsPerSecond(benchmark::State& state) {
 }
 BENCHMARK(BM_ShpGeneratedModelsPerSecond)->Unit(benchmark::kMillisecond);
 
-// The colour tables a palette needs before its first frame (shade rows and the two 256 x 256
-// blend tables), built afresh each iteration: every palette differs in its first entry, so the
-// per-palette cache never answers.
+// The colour tables of a palette, built afresh each iteration: every palette differs in its first
+// entry, so the per-palette cache never answers. With both blend tables (a model with added and
+// alpha faces) and without (the blend tables are built on first use).
 void BM_ShpColourTables(benchmark::State& state) {
+  const bool with_blends = state.range(0) != 0;
   raster::Palette palette = raster::default_palette();
   uint8_t variant = 0;
   for (auto _ : state) {
     palette.colors[0] = {variant, static_cast<uint8_t>(variant * 7), 3};
     ++variant;
-    benchmark::DoNotOptimize(colour_tables(palette)->alpha.data());
+    const auto tables = colour_tables(palette);
+    if (with_blends) {
+      benchmark::DoNotOptimize(tables->blend(Blend::kAdd).data());
+      benchmark::DoNotOptimize(tables->blend(Blend::kAlpha).data());
+    }
+    benchmark::DoNotOptimize(tables->shade_rows.data());
   }
 }
-BENCHMARK(BM_ShpColourTables)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ShpColourTables)->ArgName("blends")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

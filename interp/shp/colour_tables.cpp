@@ -70,6 +70,9 @@ NearestIndexSearch::NearestIndexSearch(const raster::Palette& palette) {
     const raster::Rgb& c = palette.colors[i];
     all.push_back({c.r, c.g, c.b, static_cast<uint8_t>(i)});
   }
+  // Room for 16 candidates a cell (the built-in palette has 15 on average): growing from empty
+  // copied the list and took fresh pages again at each doubling.
+  candidates_.reserve(kCells * 16);
   constexpr int kSide = 1 << kCellShift;
   constexpr int kParentSide = 2 * kSide;
   std::vector<Entry> parent;
@@ -142,6 +145,22 @@ std::vector<uint8_t> build_blend(const raster::Palette& palette, const NearestIn
 
 }  // namespace
 
+std::span<const uint8_t> ColourTables::blend(Blend mode) const {
+  if (mode == Blend::kNone) return {};
+  LazyBlend& lazy = mode == Blend::kAdd ? add_ : alpha_;
+  std::call_once(lazy.once, [&] {
+    lazy.table = build_blend(palette, nearest, mode);
+    lazy.built.store(true, std::memory_order_release);
+  });
+  return lazy.table;
+}
+
+bool ColourTables::blend_built(Blend mode) const {
+  if (mode == Blend::kNone) return true;
+  const LazyBlend& lazy = mode == Blend::kAdd ? add_ : alpha_;
+  return lazy.built.load(std::memory_order_acquire);
+}
+
 std::shared_ptr<const ColourTables> colour_tables(const raster::Palette& palette) {
   static std::mutex lock;
   static std::map<std::array<uint8_t, 768>, std::shared_ptr<ColourTables>> cache;
@@ -165,8 +184,6 @@ std::shared_ptr<const ColourTables> colour_tables(const raster::Palette& palette
   const auto& w = assumed::kWireRgb;
   t->untextured = nearest({u[0], u[1], u[2]});
   t->wire = nearest({w[0], w[1], w[2]});
-  t->add = build_blend(palette, nearest, Blend::kAdd);
-  t->alpha = build_blend(palette, nearest, Blend::kAlpha);
   if (cache.size() > 16) cache.clear();  // a long viewer session with many palettes
   cache.emplace(key, t);
   return t;

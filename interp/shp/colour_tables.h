@@ -4,8 +4,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -31,9 +33,8 @@ class NearestIndexSearch {
  private:
   static constexpr int kCellShift = 4;  // 16 levels per cell side
   static constexpr int kCellsPerSide = 256 >> kCellShift;
-  struct Entry {
-    int16_t r, g, b;
-    uint8_t index;
+  struct Entry {  // four bytes: the candidates of all cells fill a quarter of a megabyte
+    uint8_t r, g, b, index;
   };
   // Appends to `out` the entries of `from` (in index order) that can be nearest somewhere in the
   // cell of `side` levels from (r0, g0, b0).
@@ -47,7 +48,8 @@ class NearestIndexSearch {
            static_cast<size_t>(b >> kCellShift);
   }
   static constexpr size_t kCells = size_t{kCellsPerSide} * kCellsPerSide * kCellsPerSide;
-  std::vector<Entry> candidates_;  // each cell's, one after another
+  // Each cell's candidates, one after another: about 62,000 for the built-in palette.
+  std::vector<Entry> candidates_;
   std::array<uint32_t, kCells> cell_begin_{}, cell_end_{};
 };
 
@@ -62,14 +64,22 @@ struct ColourTables {
   std::vector<uint8_t> shade_rows;
   uint8_t untextured = 0;  // the untextured faces' colour
   uint8_t wire = 0;        // wire lines' colour
-  // 65536 entries each, [source * 256 + destination].
-  std::vector<uint8_t> add, alpha;
-  // The table for `mode`; empty for kNone.
-  std::span<const uint8_t> blend(Blend mode) const {
-    if (mode == Blend::kAdd) return add;
-    if (mode == Blend::kAlpha) return alpha;
-    return {};
-  }
+
+  // The blend table for `mode`, 65536 entries [source * 256 + destination]; empty for kNone.
+  // Each is built on first use, once, whichever thread asks first: the two tables were most of
+  // the cost of drawing one model in its own process, and a model with no added or alpha faces
+  // needs neither.
+  std::span<const uint8_t> blend(Blend mode) const;
+  // Whether blend(mode) has built its table yet (for tests of the laziness).
+  bool blend_built(Blend mode) const;
+
+ private:
+  struct LazyBlend {
+    std::once_flag once;
+    std::vector<uint8_t> table;
+    std::atomic<bool> built{false};
+  };
+  mutable LazyBlend add_, alpha_;
 };
 
 // The tables for `palette`, shared between runs with the same palette.

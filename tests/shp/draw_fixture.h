@@ -74,6 +74,11 @@ struct KeptOp {
   }
 };
 
+// A blend table's bytes, to compare with a kept face's copy.
+inline std::vector<uint8_t> blend_bytes(std::span<const uint8_t> table) {
+  return {table.begin(), table.end()};
+}
+
 struct KeptFace {
   FaceEvent event;  // spans cleared; see the copies below
   std::vector<FaceCorner> corners;

@@ -3,7 +3,10 @@
 // answer must be the full scan's: the smallest squared RGB distance, and the lowest index on a tie.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
+#include <thread>
+#include <vector>
 
 #include "interp/shp/colour_tables.h"
 #include "raster/palette.h"
@@ -144,6 +147,54 @@ TEST_CASE("SHP colours: blend tables hold the nearest entry of each blended colo
             ++wrong;
       CAPTURE(kind);
       CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("SHP colours: each blend table is built on first use, once, whichever thread asks") {
+  raster::Palette palette = raster::default_palette();
+  palette.colors[0] = {1, 2, 250};  // a palette no other test caches
+  const auto tables = colour_tables(palette);
+  // A model with no added or alpha faces never pays for the tables.
+  CHECK_FALSE(tables->blend_built(Blend::kAdd));
+  CHECK_FALSE(tables->blend_built(Blend::kAlpha));
+  CHECK(tables->blend(Blend::kNone).empty());
+  CHECK_FALSE(tables->blend_built(Blend::kAlpha));
+
+  // Four threads ask for the alpha table at once: one builds it, all get the same bytes.
+  std::array<const uint8_t*, 4> seen{};
+  std::array<size_t, 4> sizes{};
+  {
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < seen.size(); ++i) {
+      threads.emplace_back([&, i] {
+        const auto table = tables->blend(Blend::kAlpha);
+        seen[i] = table.data();
+        sizes[i] = table.size();
+      });
+    }
+    for (auto& t : threads) t.join();
+  }
+  for (size_t i = 0; i < seen.size(); ++i) {
+    CAPTURE(i);
+    CHECK(sizes[i] == 65536);
+    CHECK(seen[i] == seen[0]);
+  }
+  CHECK(tables->blend_built(Blend::kAlpha));
+  CHECK_FALSE(tables->blend_built(Blend::kAdd));  // only the table asked for
+  // The same palette from the cache shares the built table; the other is built when asked.
+  CHECK(colour_tables(palette)->blend(Blend::kAlpha).data() == seen[0]);
+  const auto add = tables->blend(Blend::kAdd);
+  CHECK(tables->blend_built(Blend::kAdd));
+  REQUIRE(add.size() == 65536);
+  for (size_t s : {0u, 7u, 128u, 255u}) {
+    for (size_t d : {0u, 1u, 200u, 255u}) {
+      CAPTURE(s);
+      CAPTURE(d);
+      CHECK(add[s * 256 + d] ==
+            nearest_index(palette, blend_rgb(palette.colors[s], palette.colors[d], Blend::kAdd)));
+      CHECK(seen[0][s * 256 + d] ==
+            nearest_index(palette, blend_rgb(palette.colors[s], palette.colors[d], Blend::kAlpha)));
     }
   }
 }

@@ -133,7 +133,7 @@ TEST_CASE("SL-18: untextured modes 0 and 2 are lit in the untextured colour; 2 a
   CHECK(sink.faces[0].has_shade_rows);
   CHECK(sink.faces[0].event.color == tables->untextured);
   CHECK(sink.faces[0].event.depth_write);
-  CHECK(sink.faces[1].blend == tables->add);
+  CHECK(sink.faces[1].blend == blend_bytes(tables->blend(Blend::kAdd)));
   CHECK_FALSE(sink.faces[1].event.depth_write);
   CHECK(sink.ops_named("draw_blended").size() == 1);
   // Lit: the shade follows the light; facing it is brighter than facing away.

@@ -142,7 +142,8 @@ TEST_CASE("SL-19: the material's name with the context prefix; l<name> for part 
   draw(lit, request({camera_front()}), sink, &options);
   REQUIRE(sink.faces.size() == 2);
   CHECK(sink.faces[1].texture == "lhull");
-  CHECK(sink.faces[1].blend == colour_tables(raster::default_palette())->add);
+  CHECK(sink.faces[1].blend ==
+        blend_bytes(colour_tables(raster::default_palette())->blend(Blend::kAdd)));
   KeepSink off;
   draw(lit, request({camera_front()}, {"lightmaps=0"}), off, &options);
   CHECK(off.faces.size() == 1);
@@ -194,8 +195,8 @@ TEST_CASE("blending in an 8-bit frame: added and alpha colours map to the neares
   p.colors[3] = {100, 100, 0};
   p.colors[4] = {50, 50, 0};
   const auto t = colour_tables(p);
-  CHECK(t->add[1 * 256 + 2] == 3);
-  CHECK(t->alpha[1 * 256 + 2] == 4);
+  CHECK(t->blend(Blend::kAdd)[1 * 256 + 2] == 3);
+  CHECK(t->blend(Blend::kAlpha)[1 * 256 + 2] == 4);
   CHECK(blend_rgb({200, 10, 0}, {100, 10, 0}, Blend::kAdd) == raster::Rgb{255, 20, 0});
   // Shade rows: the top row is the colour itself, lower rows darker entries.
   CHECK(t->shade_rows[31 * 256 + 3] == 3);
@@ -215,9 +216,12 @@ TEST_CASE("SL-18: textured modes with their texture: 3-5 unlit (4 added, 5 alpha
     std::vector<uint8_t> blend;
     size_t faces;
   };
-  const std::vector<Expect> expected = {
-      {3, false, {}, 1}, {4, false, tables->add, 1}, {5, false, tables->alpha, 1},
-      {6, true, {}, 1},  {7, true, {}, 2},           {8, true, tables->add, 1}};
+  const std::vector<Expect> expected = {{3, false, {}, 1},
+                                        {4, false, blend_bytes(tables->blend(Blend::kAdd)), 1},
+                                        {5, false, blend_bytes(tables->blend(Blend::kAlpha)), 1},
+                                        {6, true, {}, 1},
+                                        {7, true, {}, 2},
+                                        {8, true, blend_bytes(tables->blend(Blend::kAdd)), 1}};
   for (const Expect& e : expected) {
     CAPTURE(e.mode);
     Level l = textured_level("skin", e.mode);
@@ -240,7 +244,7 @@ TEST_CASE("SL-18: textured modes with their texture: 3-5 unlit (4 added, 5 alpha
   draw(one_part(l), request({camera_front()}), sink, &options);
   REQUIRE(sink.faces.size() == 2);
   CHECK(sink.faces[1].texture == "highlight3");
-  CHECK(sink.faces[1].blend == tables->add);
+  CHECK(sink.faces[1].blend == blend_bytes(tables->blend(Blend::kAdd)));
   CHECK_FALSE(sink.faces[1].event.depth_write);
   CHECK(sink.faces[1].corners[0].texcoord_fine == std::array<int32_t, 2>{2 << 16, 2 << 16});
 }
