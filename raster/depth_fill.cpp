@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <new>
 #include <stdexcept>
 
 #include "raster/scan_table.h"
@@ -93,7 +94,12 @@ DepthBuffer::DepthBuffer(int width, int height) : width_(width), height_(height)
   if (width < 1 || height < 1 || width > Framebuffer::kMaxDimension ||
       height > Framebuffer::kMaxDimension)
     throw std::invalid_argument("depth buffer: size out of range");
-  values_.assign(static_cast<size_t>(width) * static_cast<size_t>(height), 0u);
+  values_.reset(static_cast<uint32_t*>(std::calloc(size(), sizeof(uint32_t))));
+  if (!values_) throw std::bad_alloc();
+}
+
+void DepthBuffer::Free::operator()(uint32_t* p) const {
+  std::free(p);
 }
 
 uint32_t DepthBuffer::at(int x, int y) const {
