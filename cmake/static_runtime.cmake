@@ -13,8 +13,8 @@
 # and fmt (libfmt-dev ships no archive) is compiled from its own headers by core/fmt/implementation.cpp.
 #
 # Defines shapevm_fmt, shapevm_png and shapevm_deflate for the targets to link,
-# shapevm_link_runtime_statically(TARGET) for the programs, SHAPEVM_CAPSTONE_LINKED when Capstone
-# is linked in (x86/CMakeLists.txt), and SHAPEVM_RUNTIME_ALL_STATIC when every one of those
+# shapevm_link_runtime_statically(TARGET) for the programs, SHAPEVM_CAPSTONE_LINKED and
+# SHAPEVM_UNICORN_LINKED when Capstone and Unicorn are linked in (x86/CMakeLists.txt), and SHAPEVM_RUNTIME_ALL_STATIC when every one of those
 # libraries is linked in (the tests then check that shapevm loads none of them).
 option(SHAPEVM_STATIC_RUNTIME "Link libstdc++, fmt, libpng, libdeflate and Capstone into shapevm" ON)
 if(SHAPEVM_SANITIZE OR SHAPEVM_FUZZ)
@@ -70,8 +70,7 @@ endif()
 # before an x86 shape's `info` could begin, as long as all the rest of it. Linked into a program
 # at a fixed address, the linker resolves them once and a run touches only the pages it reads. So
 # with the static runtime `shapevm` is linked without -pie (glibc's loader still places the
-# libraries it opens at random addresses). Unicorn stays a shared library opened on first use: its
-# archive defines a function named crc32 of its own, which would replace zlib's.
+# libraries it opens at random addresses).
 set(SHAPEVM_CAPSTONE_LINKED OFF)
 if(SHAPEVM_STATIC_RUNTIME)
   find_library(SHAPEVM_CAPSTONE_ARCHIVE NAMES libcapstone.a HINTS ${CAPSTONE_LIBRARY_DIRS})
@@ -79,6 +78,31 @@ if(SHAPEVM_STATIC_RUNTIME)
     set(SHAPEVM_CAPSTONE_LINKED ON)
   else()
     message(STATUS "shapevm: libcapstone.a not found; Capstone is opened as a shared library")
+  endif()
+endif()
+
+# Unicorn likewise. Its shared library is linked with BIND_NOW and resolves some 22,000 relocations
+# when opened, 15 ms or more of the 50 ms that rendering one x86 shape took in its own process.
+# Linked in, the linker resolves them once; the archive has no constructors, so commands that run
+# no x86 pay nothing for it. The archive defines a function named crc32 of its own (QEMU's), which
+# would replace zlib's: the program links a copy of the archive, made in the build folder, in
+# which that one symbol is renamed (objcopy --redefine-sym), definition and callers alike.
+set(SHAPEVM_UNICORN_LINKED OFF)
+if(SHAPEVM_STATIC_RUNTIME)
+  find_library(SHAPEVM_UNICORN_ARCHIVE NAMES libunicorn.a HINTS ${UNICORN_LIBRARY_DIRS})
+  if(SHAPEVM_UNICORN_ARCHIVE AND CMAKE_OBJCOPY)
+    set(SHAPEVM_UNICORN_LINKED ON)
+    set(SHAPEVM_UNICORN_RENAMED_ARCHIVE ${CMAKE_BINARY_DIR}/libunicorn-crc32-renamed.a)
+    add_custom_command(
+      OUTPUT ${SHAPEVM_UNICORN_RENAMED_ARCHIVE}
+      COMMAND ${CMAKE_OBJCOPY} --redefine-sym crc32=shapevm_unicorn_crc32
+              ${SHAPEVM_UNICORN_ARCHIVE} ${SHAPEVM_UNICORN_RENAMED_ARCHIVE}
+      DEPENDS ${SHAPEVM_UNICORN_ARCHIVE}
+      COMMENT "Copying libunicorn.a with its crc32 renamed (zlib's keeps the name)"
+      VERBATIM)
+    add_custom_target(shapevm_unicorn_archive DEPENDS ${SHAPEVM_UNICORN_RENAMED_ARCHIVE})
+  else()
+    message(STATUS "shapevm: libunicorn.a or objcopy not found; Unicorn is opened as a shared library")
   endif()
 endif()
 
@@ -91,7 +115,7 @@ function(shapevm_link_runtime_statically target)
   if(SHAPEVM_STATIC_RUNTIME)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
   endif()
-  if(SHAPEVM_CAPSTONE_LINKED)
+  if(SHAPEVM_CAPSTONE_LINKED OR SHAPEVM_UNICORN_LINKED)
     target_link_options(${target} PRIVATE -no-pie)
   endif()
 endfunction()

@@ -2,6 +2,13 @@
 
 namespace shapevm::x86 {
 
+#if SHAPEVM_UNICORN_LINKED
+// Linked into the program (cmake/static_runtime.cmake): the table holds Unicorn's own functions.
+const UnicornLibrary& unicorn_library() {
+  static const UnicornLibrary linked{SHAPEVM_UNICORN_FUNCTIONS(SHAPEVM_LINKED_FUNCTION_FIELD)};
+  return linked;
+}
+#else
 const UnicornLibrary& unicorn_library() {
   static const UnicornLibrary loaded = [] {
     const auto library = core::SharedLibrary::open(
@@ -12,5 +19,6 @@ const UnicornLibrary& unicorn_library() {
   }();
   return loaded;
 }
+#endif
 
 }  // namespace shapevm::x86

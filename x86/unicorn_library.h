@@ -1,5 +1,6 @@
-// The Unicorn functions the sandbox calls, resolved from libunicorn when the first sandbox is made
-// (core/shared_library.h says why it is not linked at start-up). Field names are Unicorn's own
+// The Unicorn functions the sandbox calls: linked into the program with the static runtime
+// (cmake/static_runtime.cmake), else resolved from libunicorn when the first sandbox is made
+// (core/shared_library.h says why it is not loaded at start-up). Field names are Unicorn's own
 // function names, so the sandbox reads like Unicorn's documentation: `api.uc_emu_start(...)`.
 #pragma once
 
@@ -36,8 +37,9 @@ struct UnicornLibrary {
   SHAPEVM_UNICORN_FUNCTIONS(SHAPEVM_FUNCTION_FIELD)
 };
 
-// Loads libunicorn.so.<the headers' major version> on the first call (thread-safe) and returns
-// the same table afterwards. Throws InputError saying what could not be loaded.
+// Linked in: Unicorn's own functions. Otherwise loads libunicorn.so.<the headers' major version>
+// on the first call (thread-safe) and returns the same table afterwards; throws InputError saying
+// what could not be loaded.
 const UnicornLibrary& unicorn_library();
 
 }  // namespace shapevm::x86
