@@ -111,9 +111,7 @@ static_assert(std::is_sorted(std::begin(kTable), std::end(kTable),
 
 }  // namespace
 
-const OpcodeInfo* find_opcode(uint8_t op) {
-  return kIndex.by_op[op];
-}
+constinit const std::array<const OpcodeInfo*, 256> detail::kOpcodeOfByte = kIndex.by_op;
 
 std::span<const OpcodeInfo> all_opcodes() {
   return kTable;

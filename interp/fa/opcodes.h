@@ -55,9 +55,17 @@ struct OpcodeInfo {
   Origin origin = Origin::kCorpus;
 };
 
+namespace detail {
+// Each byte's table entry (nullptr for none), filled at compile time in opcodes.cpp.
+extern const std::array<const OpcodeInfo*, 256> kOpcodeOfByte;
+}  // namespace detail
+
 // The opcode's table entry, or nullptr when the byte is not a known opcode (the engine would
-// dispatch it to an unassigned or unknown vector_table slot).
-const OpcodeInfo* find_opcode(uint8_t op);
+// dispatch it to an unassigned or unknown vector_table slot). Inline: the walker asks for every
+// instruction of every shape.
+inline const OpcodeInfo* find_opcode(uint8_t op) {
+  return detail::kOpcodeOfByte[op];
+}
 
 // Every known opcode, ascending: the 55 corpus opcodes, the engine-only handlers and the six
 // do_if_not_effect slots.
