@@ -141,8 +141,6 @@ void run_batch(const std::vector<BatchInput>& inputs, const BatchOutput& output,
         throw InputError(path, "exists (--force overwrites it)");
       one(input.spec, path);
     } catch (...) {
-      // What the inputs before this one printed comes first, when both streams go to one place.
-      std::fflush(stdout);
       ctx.exit_code = report_current_exception();
     }
     const int code = ctx.exit_code;

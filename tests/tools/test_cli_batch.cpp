@@ -83,6 +83,27 @@ TEST_CASE("an input that fails is reported and the others are still done; the ex
             .exit_code == 0);
 }
 
+TEST_CASE("with both streams in one file, a failing input's error follows the text before it") {
+  // Output to a file is buffered in large blocks; the error must still come between the text of
+  // the input before it and the input after it, as a reader of the combined log expects.
+  const ScratchDir dir;
+  shapevm::write_file_atomic(dir / "BROKEN.SH", shapevm::test::to_bytes("MZ but nothing else"));
+  const CliResult r = run_command(shell_quote(SHAPEVM_EXE) + " info " + q(kExamples + "jet.SH") +
+                                  " " + q(dir / "BROKEN.SH") + " " + q(kExamples + "hangar.SH") +
+                                  " > " + q(dir / "log.txt") + " 2>&1");
+  CHECK(r.exit_code == 2);
+  const auto bytes = shapevm::read_file(dir / "log.txt");
+  const std::string log(bytes.begin(), bytes.end());
+  const size_t jet = log.find("jet.SH\n");
+  const size_t error = log.find("shapevm: error: " + (dir / "BROKEN.SH").string());
+  const size_t hangar = log.find("hangar.SH\n");
+  REQUIRE(jet != std::string::npos);
+  REQUIRE(error != std::string::npos);
+  REQUIRE(hangar != std::string::npos);
+  CHECK(jet < error);
+  CHECK(error < hangar);
+}
+
 TEST_CASE("CONTAINER:PATTERN runs every member whose name matches, in container order") {
   const ScratchDir dir;
   const fs::path lib = awkward_library(dir);
