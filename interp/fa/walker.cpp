@@ -14,6 +14,10 @@ bool WalkResult::has_errors() const {
   });
 }
 
+bool WalkResult::is_reloc_target(uint32_t offset) const {
+  return std::binary_search(reloc_targets.begin(), reloc_targets.end(), offset);
+}
+
 namespace {
 
 class Walker {
@@ -23,12 +27,15 @@ class Walker {
 
   WalkResult run() {
     const uint32_t stub_area = shape_.image.stub_area_offset;
+    auto& targets = result_.reloc_targets;
     for (const auto& r : shape_.image.relocations) {
       if (r.target_code_offset && *r.target_code_offset < stub_area &&
           *r.target_code_offset >= kHeaderSize) {
-        result_.reloc_targets.insert(*r.target_code_offset);
+        targets.push_back(*r.target_code_offset);
       }
     }
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     // Instructions average well over 16 bytes (a face is 12 or more, a vertex 6 per vertex):
     // enough room that the items are rarely moved while the walk grows them.
     result_.items.reserve(stub_area / 16 + 16);
@@ -112,7 +119,7 @@ class Walker {
  private:
   uint32_t next_anchor(uint32_t from, uint32_t stub_area) const {
     uint32_t end = stub_area;
-    auto it = result_.reloc_targets.lower_bound(from);
+    auto it = std::lower_bound(result_.reloc_targets.begin(), result_.reloc_targets.end(), from);
     if (it != result_.reloc_targets.end()) end = std::min(end, *it);
     if (result_.obj_end_offset && *result_.obj_end_offset >= from)
       end = std::min(end, *result_.obj_end_offset);

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -47,8 +46,10 @@ struct WalkResult {
   std::vector<WalkItem> items;  // contiguous, ascending, covering all of CODE
   std::vector<WalkDiagnostic> diagnostics;
   // CODE offsets that relocations point at (outside the trampolines): the x86 selectors'
-  // sub-stream entries and re-entry points. Every x86 region ends at the next one.
-  std::set<uint32_t> reloc_targets;
+  // sub-stream entries and re-entry points. Every x86 region ends at the next one. Ascending,
+  // each once (a sorted vector rather than a set: one allocation per shape, not one per target).
+  std::vector<uint32_t> reloc_targets;
+  bool is_reloc_target(uint32_t offset) const;
   std::optional<uint32_t> obj_end_offset;  // from PtrToObjEnd, under the chosen reading
   bool has_errors() const;
 };

@@ -122,7 +122,7 @@ frag:
                                                      "Unmask@37+4", "X86Code@41+2", "x86@43+11",
                                                      "ShortEOF@54+1", "ShortEOF@55+1",
                                                      "EndObject@56+1", "stub@57+6", "stub@63+6"});
-  CHECK(walk.reloc_targets == std::set<uint32_t>{37, 54});
+  CHECK(walk.reloc_targets == std::vector<uint32_t>{37, 54});
   ShapeInfo info = analyze_shape(b.shape, walk);
   CHECK(info.x86_blocks == 2);
   CHECK(info.x86_bytes == 32);
