@@ -392,7 +392,7 @@ class ApacheEngine : public Engine {
     return "Write a synthetic Apache archive DIR/3DOBJS.BIN of N records (default 1,300, like the\n"
            "reference archive's 1,314) with 3DPAL.RGB and OBJTEXT.BIN beside it: two thirds "
            "signed\n16-bit, one third grid records, every packet type, decisions, masks, selects, "
-           "LOD links\nand attached models. The same --seed always gives the same files.";
+           "LOD links\nand attached models.";
   }
 
   // Every record: "PATH:#N" drawn to apache_<the archive's folder>_<record name or index>.png.

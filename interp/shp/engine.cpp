@@ -404,7 +404,7 @@ class ShpEngine : public Engine {
     return "Write a synthetic Starlancer DIR/resource.hog of N models (default 440, like the\n"
            "game's): fighters of a few hundred faces, capital ships of thousands, several parts,\n"
            "1-4 levels, attachments, clips, collision trees; each member RefPack-compressed\n"
-           "(literal runs). The same --seed always gives the same file.";
+           "(literal runs).";
   }
 
   CheckResult check(const EngineInput& input) const override {

@@ -93,3 +93,17 @@ TEST_CASE("cli engines: gen offers one subcommand per engine with a generator") 
   CHECK(has(help.out, "fa"));
   CHECK(has(help.out, "apache"));
 }
+
+TEST_CASE("cli engines: each generator's help says once that a seed repeats its files") {
+  // The command adds the sentence after every engine's own text; an engine saying it too
+  // printed it twice.
+  for (const char* engine : {"fa", "apache", "shp", "bi2"}) {
+    CAPTURE(engine);
+    const auto help = run_cli(fmt::format("gen {} --help", engine));
+    CHECK(help.exit_code == 0);
+    const std::string sentence = "same --seed always gives the same";
+    const size_t first = help.out.find(sentence);
+    REQUIRE(first != std::string::npos);
+    CHECK(help.out.find(sentence, first + 1) == std::string::npos);
+  }
+}
