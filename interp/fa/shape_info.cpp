@@ -93,11 +93,21 @@ ShapeInfo analyze_shape(const Shape& shape, const WalkResult& walk) {
   }
   for (size_t op = 0; op < count_of_op.size(); ++op) {
     if (count_of_op[op] != 0)
-      info.opcode_counts[std::string(info_of_op[op]->mnemonic)] += count_of_op[op];
+      info.opcode_counts.push_back({info_of_op[op]->mnemonic, count_of_op[op]});
   }
+  // By name; no two opcodes share a mnemonic (the opcode table's tests check it).
+  std::sort(info.opcode_counts.begin(), info.opcode_counts.end(),
+            [](const OpcodeCount& a, const OpcodeCount& b) { return a.mnemonic < b.mnemonic; });
   info.obj_end = obj_end_reports(shape, walk);
   info.articulations = analyze_articulations(shape, walk);
   return info;
+}
+
+uint32_t ShapeInfo::count_of(std::string_view mnemonic) const {
+  const auto it = std::lower_bound(
+      opcode_counts.begin(), opcode_counts.end(), mnemonic,
+      [](const OpcodeCount& c, std::string_view name) { return c.mnemonic < name; });
+  return it != opcode_counts.end() && it->mnemonic == mnemonic ? it->count : 0;
 }
 
 namespace {
@@ -153,6 +163,8 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
     articulations[latin1_to_utf8(input)] = cases;
     articulation_values[latin1_to_utf8(input)] = info.articulations.distinct_values(input);
   }
+  json opcodes = json::object();
+  for (const auto& [mnemonic, count] : info.opcode_counts) opcodes[std::string(mnemonic)] = count;
   json diags = json::array();
   for (const auto& d : walk.diagnostics)
     diags.push_back({{"level", d.level == WalkDiagnostic::Level::kError ? "error" : "warning"},
@@ -178,7 +190,7 @@ nlohmann::json shape_info_json(const Shape& shape, const WalkResult& walk, const
         {"reloc_targets", walk.reloc_targets.size()},
         {"import_dll", latin1_to_utf8(img.import_dll)}}},
       {"instructions", info.instructions},
-      {"opcodes", info.opcode_counts},
+      {"opcodes", opcodes},
       {"vertex_buffers", info.vertex_buffers},
       {"vertices", info.vertices},
       {"pool_slots", info.pool_slots},

@@ -171,6 +171,15 @@ TEST_CASE("FA-28/FA-29/FA-30: engine-only handlers, the six do_if_not_effect slo
   CHECK(error.expected.find("untraced") != std::string::npos);
 }
 
+TEST_CASE("FA opcodes: no two opcodes share a mnemonic (info counts instructions by name)") {
+  std::map<std::string_view, uint8_t> seen;
+  for (const OpcodeInfo& op : all_opcodes()) {
+    CAPTURE(op.mnemonic);
+    CHECK(seen.emplace(op.mnemonic, op.op).second);
+  }
+  CHECK(seen.size() == all_opcodes().size());
+}
+
 TEST_CASE("FA handler names and addresses are the seed's") {
   CHECK(find_opcode(0x1E)->handler == "do_short_eof");
   CHECK(find_opcode(0x1E)->handler_address == 0x4D17F4);

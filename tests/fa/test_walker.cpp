@@ -97,6 +97,26 @@ TEST_CASE("FA-12: info reports which PtrToObjEnd reading lands on an EndObject")
   CHECK(item_kinds(rel)[3] == "skipped@19+18");
 }
 
+TEST_CASE("info: instructions counted per mnemonic, in name order, in text and JSON") {
+  auto b = build_shape(with_header("PtrToObjEnd @end\n ShortEOF\nend:\n EndObject\n"));
+  WalkResult walk = walk_shape(b.shape);
+  const ShapeInfo info = analyze_shape(b.shape, walk);
+  REQUIRE(info.opcode_counts.size() == 3);
+  CHECK(info.opcode_counts[0].mnemonic == "EndObject");
+  CHECK(info.opcode_counts[1].mnemonic == "PtrToObjEnd");
+  CHECK(info.opcode_counts[2].mnemonic == "ShortEOF");
+  CHECK(info.count_of("EndObject") == 1);
+  CHECK(info.count_of("ShortEOF") == 1);
+  CHECK(info.count_of("Face") == 0);
+  CHECK(info.count_of("") == 0);
+  CHECK(info.count_of("ZZZ") == 0);
+  const std::string text = shape_info_text(b.shape, walk, info);
+  CHECK(text.find("by opcode          EndObject 1, PtrToObjEnd 1, ShortEOF 1\n") !=
+        std::string::npos);
+  const auto json = shape_info_json(b.shape, walk, info);
+  CHECK(json["opcodes"] == nlohmann::json{{"EndObject", 1}, {"PtrToObjEnd", 1}, {"ShortEOF", 1}});
+}
+
 TEST_CASE("FA-18/FA-21: an x86 region runs from after F0 00 to the next relocation target") {
   auto b = build_shape(with_header(R"(
     X86Code

@@ -297,7 +297,7 @@ TEST_CASE("fa generator: stress shapes carry every structure often (coverage and
   for (const Generated& g : stress) {
     const fa::ShapeInfo info = fa::analyze_shape(g.shape, g.walk);
     add_guard_forms(info, forms);
-    xform += info.opcode_counts.count("XformUnmask");
+    xform += info.count_of("XformUnmask") > 0;
   }
   CHECK(forms.bits == std::set<unsigned>{8, 16, 32});
   CHECK(forms.relations.size() >= 3);
@@ -321,14 +321,14 @@ FeatureFiles count_features(fa::GeneratorProfile profile, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
     const Generated g = generate(kSeed, i, profile);
     const fa::ShapeInfo info = fa::analyze_shape(g.shape, g.walk);
-    const auto has = [&](const char* mnemonic) { return info.opcode_counts.count(mnemonic) > 0; };
+    const auto has = [&](const char* mnemonic) { return info.count_of(mnemonic) > 0; };
     ++f.files;
     f.x86 += info.x86_blocks > 0;
     f.jump_to_frame += has("JumpToFrame");
     f.jump_to_damage += has("JumpToDamage");
     f.jump_to_detail += has("JumpToDetail");
     f.jump_to_lod += has("JumpToLOD");
-    f.jump_to_lod_ops += has("JumpToLOD") ? info.opcode_counts.at("JumpToLOD") : 0;
+    f.jump_to_lod_ops += has("JumpToLOD") ? info.count_of("JumpToLOD") : 0;
     f.unmask += has("Unmask");
     f.jump += has("Jump");
     f.short_jump += has("ShortJump");
