@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "x86/abort_guard.h"
 #include "x86/unicorn_library.h"
 
 namespace shapevm::x86 {
@@ -100,7 +101,12 @@ struct Sandbox::Impl {
   uc_context* clean = nullptr;
   Observers observers;
   WriteListener write_listener;
-  std::vector<std::pair<uint32_t, uint32_t>> mapped;  // address, size
+  struct Region {
+    uint32_t address = 0, size = 0;
+    uint8_t* host = nullptr;
+    uint32_t uc_perms = 0;
+  };
+  std::vector<Region> mapped;  // what a replacement engine maps again
   // What the hooks saw during the current run.
   bool faulted = false;
   Outcome::Kind fault_kind = Outcome::Kind::kError;
@@ -110,6 +116,7 @@ struct Sandbox::Impl {
   bool counting = false;
   uint32_t system_call_size = 0;  // kSystemCall: the instruction's length (EIP is past it)
   uint32_t tsc_reads = 0;         // since begin_block()
+  uint64_t engines_replaced = 0;
   std::array<uint32_t, 6> clean_segments{};
 
   // syscall and sysenter: Unicorn calls this instead of executing them, with EIP past them.
@@ -199,6 +206,11 @@ Sandbox::Sandbox() : Sandbox(Observers{}) {}
 
 Sandbox::Sandbox(Observers observers) : impl_(std::make_unique<Impl>()) {
   impl_->observers = std::move(observers);
+  open_engine();
+}
+
+// A new engine with the sandbox's hooks, at ring 3, its clean context saved; no regions mapped.
+void Sandbox::open_engine() {
   if (unicorn().uc_open(UC_ARCH_X86, UC_MODE_32, &impl_->uc) != UC_ERR_OK)
     throw std::runtime_error("cannot open Unicorn x86-32");
   uc_hook h;
@@ -292,6 +304,28 @@ Sandbox::~Sandbox() {
   if (impl_->uc) unicorn().uc_close(impl_->uc);
 }
 
+// After Unicorn aborted during a run (abort_guard.h): the engine stands where the abort left it
+// and is closed unused. A new one gets the same hooks and the same regions, so callers carry on
+// as if nothing had happened to the engine.
+void Sandbox::replace_engine() {
+  if (impl_->clean) unicorn().uc_context_free(impl_->clean);
+  impl_->clean = nullptr;
+  unicorn().uc_close(impl_->uc);
+  impl_->uc = nullptr;
+  open_engine();
+  for (const Impl::Region& region : impl_->mapped) {
+    if (unicorn().uc_mem_map_ptr(impl_->uc, region.address, region.size, region.uc_perms,
+                                 region.host) != UC_ERR_OK)
+      throw std::runtime_error(fmt::format("x86 sandbox: cannot map 0x{:x} bytes at 0x{:x} again",
+                                           region.size, region.address));
+  }
+  ++impl_->engines_replaced;
+}
+
+uint64_t Sandbox::engines_replaced() const {
+  return impl_->engines_replaced;
+}
+
 void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {
   if (address % kPageSize || host.size() % kPageSize || host.empty())
     throw std::invalid_argument("sandbox mappings must be whole pages");
@@ -302,19 +336,19 @@ void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {
   if (unicorn().uc_mem_map_ptr(impl_->uc, address, host.size(), uc_perms, host.data()) != UC_ERR_OK)
     throw std::invalid_argument(
         fmt::format("cannot map 0x{:x} bytes at 0x{:x}", host.size(), address));
-  impl_->mapped.push_back({address, static_cast<uint32_t>(host.size())});
+  impl_->mapped.push_back({address, static_cast<uint32_t>(host.size()), host.data(), uc_perms});
 }
 
 void Sandbox::unmap_all() {
-  while (!impl_->mapped.empty()) unmap(impl_->mapped.back().first);
+  while (!impl_->mapped.empty()) unmap(impl_->mapped.back().address);
 }
 
 void Sandbox::unmap(uint32_t address) {
   auto& mapped = impl_->mapped;
   const auto it = std::find_if(mapped.begin(), mapped.end(),
-                               [address](const auto& region) { return region.first == address; });
+                               [address](const auto& region) { return region.address == address; });
   if (it == mapped.end()) return;
-  const uint32_t size = it->second;
+  const uint32_t size = it->size;
   // Drop the translations of the range, not the whole cache: a full translation-block flush
   // clears megabytes of Unicorn's tables and costs far more than the remap itself.
   unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), address,
@@ -324,8 +358,8 @@ void Sandbox::unmap(uint32_t address) {
 }
 
 uint32_t Sandbox::mapped_size(uint32_t address) const {
-  for (const auto& [begin, size] : impl_->mapped)
-    if (begin == address) return size;
+  for (const auto& region : impl_->mapped)
+    if (region.address == address) return region.size;
   return 0;
 }
 
@@ -384,7 +418,32 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
     impl_->faulted = false;
     impl_->interrupt = 0;
     impl_->fault_address = 0;
-    const uc_err err = unicorn().uc_emu_start(uc, start, 0, 0, budget);
+    struct EmuStart {
+      uc_engine* uc;
+      uint32_t start;
+      uint64_t budget;
+      uc_err err;
+    } call{uc, start, budget, UC_ERR_OK};
+    const bool returned = call_surviving_abort(
+        [](void* p) {
+          auto* c = static_cast<EmuStart*>(p);
+          c->err = unicorn().uc_emu_start(c->uc, c->start, 0, 0, c->budget);
+        },
+        &call);
+    if (!returned) {
+      // Unicorn aborted translating the guest's code (abort_guard.h): the instruction it could
+      // not translate is one the CPU refuses, so the block stops as an invalid instruction.
+      out = Outcome{};
+      out.kind = Outcome::Kind::kInvalid;
+      out.regs = read_registers(uc);
+      out.detail =
+          "the emulator aborted translating the code here (Unicorn 2.0.1 cannot translate some "
+          "instructions the CPU refuses, such as FF /3 or FF /5 with a register operand: a far "
+          "call or jump through a register); a new engine carries on";
+      replace_engine();
+      return out;
+    }
+    const uc_err err = call.err;
     out = Outcome{};
     out.regs = read_registers(uc);
     out.fault_address = impl_->fault_address;

@@ -1,9 +1,10 @@
 // The wall around embedded x86: a Unicorn 2.0.1 CPU (32-bit flat mode) that can only see the
 // regions mapped into it, runs with an instruction budget on every call, and turns every fault,
 // invalid instruction, interrupt or wild access into an outcome the caller reports — never a crash
-// of the host. Engine neutral: callers map their image, globals and exit pages and interpret the
-// outcome. Follows the Unicorn notes: one engine reused per thread, hooks installed before the
-// first run, count > 0 always, no `until`/timeout exits (exits are HLT pages).
+// of the host, not even where Unicorn itself would abort (abort_guard.h). Engine neutral: callers
+// map their image, globals and exit pages and interpret the outcome. Follows the Unicorn notes: one
+// engine reused per thread, hooks installed before the first run, count > 0 always, no
+// `until`/timeout exits (exits are HLT pages).
 //
 // Guest code runs at ring 3 with flat 32-bit segments from a read-only descriptor table on the
 // sandbox's own page (kSystemPage), CR4.TSD set and IOPL 0. The CPU itself then refuses every
@@ -121,10 +122,14 @@ class Sandbox {
   Outcome run(const Registers& regs, uint64_t budget);
 
   bool read32(uint32_t address, uint32_t& value) const;
+  // How many times a run found Unicorn aborting (abort_guard.h) and replaced its engine.
+  uint64_t engines_replaced() const;
   // The registers now: inside an instruction observer, the state before that instruction.
   Registers registers() const;
 
  private:
+  void open_engine();
+  void replace_engine();
   void descend_to_ring3();
   void classify_interrupt(Outcome& out) const;
   bool answer_rdtsc(Outcome& out);

@@ -557,6 +557,8 @@ struct X86Runner::Impl {
       case x86::Outcome::Kind::kProtected:
         return memory_reason(out);
       case x86::Outcome::Kind::kInvalid:
+        if (!out.detail.empty())
+          return fmt::format("invalid instruction at {}: {}", describe(out.regs.eip), out.detail);
         return fmt::format("invalid instruction at {}", describe(out.regs.eip));
       case x86::Outcome::Kind::kInterrupt:
         return interrupt_reason(out);

@@ -80,6 +80,11 @@ TEST_CASE("sandbox: hostile blocks stop cleanly with the right diagnostic") {
       {"never re-enters", "x86 c3", "without re-entering"},
       {"calls a data import", "x86 68 {after} 68 {_PLgearDown} c3", "protected access"},
       {"write to the exit page", "x86 c7 05 00 00 a0 00 01 00 00 00", "protected access"},
+      // Unicorn 2.0.1 aborts the process translating these (x86/abort_guard.h); the CPU refuses
+      // them with #UD.
+      {"far call through a register", "x86 ff d8", "the emulator aborted translating"},
+      {"far jump through a register, with prefixes", "x86 66 f0 ff ea",
+       "the emulator aborted translating"},
   };
   for (const auto& h : cases) {
     INFO(h.name);
@@ -107,6 +112,47 @@ TEST_CASE("sandbox: after a hostile run the same engine runs the next state corr
     auto good = run(interp, with("_PLgearDown=1"));
     CHECK(good.result.clean);
     CHECK(good.sink.face_colors == std::vector<uint8_t>{1});
+  }
+}
+
+TEST_CASE("sandbox: after Unicorn aborts translating a block, the next runs are right") {
+  // _PLgearDown == 1 re-enters at arm1; anything else reaches FF D8, a far call through a
+  // register that Unicorn 2.0.1 cannot translate without calling abort().
+  auto b = build_shape(shape_with_block(R"(
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 ff d8)"));
+  Interpreter interp(b.shape);
+  for (int round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    auto bad = run(interp, with("_PLgearDown=0"));
+    CHECK_FALSE(bad.result.clean);
+    CHECK(bad.result.stop == StopReason::kX86Stopped);
+    REQUIRE(!bad.sink.diagnostics.empty());
+    CHECK(bad.sink.diagnostics.back().find("invalid instruction") != std::string::npos);
+    CHECK(bad.sink.diagnostics.back().find("emulator aborted") != std::string::npos);
+    // The engine that aborted was replaced with the same memory mapped again.
+    auto good = run(interp, with("_PLgearDown=1"));
+    CHECK(good.result.clean);
+    CHECK(good.sink.face_colors == std::vector<uint8_t>{1});
+  }
+}
+
+TEST_CASE("sandbox: a block that writes FF D8 into its own code and runs it stops cleanly") {
+  // mov word [next], 0xD8FF writes a far call through EAX over the two NOPs that follow.
+  auto b = build_shape(shape_with_block(R"(
+    x86 66 c7 05 {patched} ff d8
+  patched:
+    x86 90 90
+    x86 68 {arm1} 68 {do_start_interp} c3)"));
+  Interpreter interp(b.shape);
+  for (int round = 0; round < 2; ++round) {
+    auto r = run(interp, {});
+    CHECK_FALSE(r.result.clean);
+    CHECK(r.result.stop == StopReason::kX86Stopped);
+    REQUIRE(!r.sink.diagnostics.empty());
+    CHECK(r.sink.diagnostics.back().find("emulator aborted") != std::string::npos);
   }
 }
 
