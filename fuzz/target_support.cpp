@@ -5,6 +5,7 @@
 #include "core/input_error.h"
 #include "harness/program_frame.h"
 #include "harness/trace_writer.h"
+#include "interp/common/json_text.h"
 
 namespace shapevm::fuzzing {
 namespace {
@@ -34,13 +35,15 @@ EngineInput input_of(std::span<const uint8_t> bytes, std::optional<std::string> 
   return input;
 }
 
+// JSON goes through dump_json, as every command prints it: names are bytes, and a byte above 0x7F
+// is not UTF-8 (interp/common/json_text.h).
 void describe(const Program& program) {
   (void)program.summary();
   (void)program.info_text();
-  (void)program.info_json().dump(1);
+  (void)dump_json(program.info_json(), 1);
   (void)program.listing_text();
   try {
-    (void)program.listing_json().dump(1);
+    (void)dump_json(program.listing_json(), 1);
   } catch (const InputError&) {
     // An engine without a JSON listing says so with InputError; the rest still runs.
   }
@@ -63,11 +66,12 @@ void run_small(Program& program, bool trace, std::span<const std::string> sets,
     if (eq != std::string::npos && find_set_knob(knobs, set.substr(0, eq)) != nullptr)
       state.sets.push_back(set);
   }
-  (void)program.state_json(state).dump();
+  (void)dump_json(program.state_json(state));
   (void)harness::render_program(program, state, program.example_background());
   if (trace && discard() != nullptr) {
     harness::TraceWriter writer(discard());
-    writer.start(program.engine(), program.source(), program.state_json(state).dump());
+    writer.start(program.engine(), program.source(),
+                 dump_json(program.state_json(state), -1, /*ascii=*/true));
     (void)program.run(state, writer);
   }
 }
