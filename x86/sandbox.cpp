@@ -116,7 +116,6 @@ struct Sandbox::Impl {
   bool counting = false;
   uint32_t system_call_size = 0;  // kSystemCall: the instruction's length (EIP is past it)
   uint32_t tsc_reads = 0;         // since begin_block()
-  uint64_t engines_replaced = 0;
   std::array<uint32_t, 6> clean_segments{};
 
   // syscall and sysenter: Unicorn calls this instead of executing them, with EIP past them.
@@ -319,11 +318,6 @@ void Sandbox::replace_engine() {
       throw std::runtime_error(fmt::format("x86 sandbox: cannot map 0x{:x} bytes at 0x{:x} again",
                                            region.size, region.address));
   }
-  ++impl_->engines_replaced;
-}
-
-uint64_t Sandbox::engines_replaced() const {
-  return impl_->engines_replaced;
 }
 
 void Sandbox::map(uint32_t address, std::span<uint8_t> host, uint8_t perms) {

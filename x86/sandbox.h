@@ -122,8 +122,6 @@ class Sandbox {
   Outcome run(const Registers& regs, uint64_t budget);
 
   bool read32(uint32_t address, uint32_t& value) const;
-  // How many times a run found Unicorn aborting (abort_guard.h) and replaced its engine.
-  uint64_t engines_replaced() const;
   // The registers now: inside an instruction observer, the state before that instruction.
   Registers registers() const;
 
