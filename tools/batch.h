@@ -37,22 +37,29 @@ struct BatchOutput {
   bool force = false;     // overwrite existing files (else an existing file fails its input)
 };
 
-// Runs `one(spec, output_path)` for every input (output_path "" when `output.dir` is empty). An
-// input whose run throws is reported on stderr ("shapevm: error: ...") and fails with the exit
-// code the exception means; the next input still runs. With an output directory, prints a line
-// per input on stdout ("SPEC -> PATH", or "SPEC: failed (exit N)"). Ends with a totals line on
-// stderr and leaves the worst exit code in `ctx`.
-void run_batch(
-    const std::vector<BatchInput>& inputs, const BatchOutput& output, CommandContext& ctx,
-    const std::function<void(const std::string& spec, const std::string& output_path)>& one);
+// One input's run: `spec` and the file to write (`output_path`, "" for stdout). It prints through
+// tools/console.h and sets `status.exit_code` when the input does not succeed.
+using RunOne = std::function<void(const std::string& spec, const std::string& output_path,
+                                  CommandContext& status)>;
+
+// Runs `one` for every input (output_path "" when `output.dir` is empty). An input whose run
+// throws is reported on stderr ("shapevm: error: ...") and fails with the exit code the exception
+// means; the next input still runs. With an output directory, prints a line per input on stdout
+// ("SPEC -> PATH", or "SPEC: failed (exit N)"). Ends with a totals line on stderr and leaves the
+// worst exit code in `ctx`.
+// `jobs` > 1 runs that many inputs at a time, each on its own thread. What each input prints is
+// held until every input before it has printed, so stdout, stderr and the exit code are those of
+// a run one input at a time; at most a few inputs per job run ahead of the oldest unprinted one.
+void run_batch(const std::vector<BatchInput>& inputs, const BatchOutput& output, unsigned jobs,
+               CommandContext& ctx, const RunOne& one);
 
 // How a command that takes many inputs runs them: one input named exactly runs as it always did,
 // its output `output` as given (and its errors ending the command); otherwise as a batch into
-// the folder `output`, one file per input named NAME + `extension`. `needs_output`: the command
-// cannot write to stdout (render, export), so a batch without -o is an error.
-void run_each_input(
-    const std::vector<std::string>& args, const std::string& forced_engine,
-    const BatchOutput& output, bool needs_output, CommandContext& ctx,
-    const std::function<void(const std::string& spec, const std::string& output_path)>& one);
+// the folder `output`, one file per input named NAME + `extension`, `jobs` at a time (0: one per
+// core). `needs_output`: the command cannot write to stdout (render, export), so a batch without
+// -o is an error.
+void run_each_input(const std::vector<std::string>& args, const std::string& forced_engine,
+                    const BatchOutput& output, bool needs_output, unsigned jobs,
+                    CommandContext& ctx, const RunOne& one);
 
 }  // namespace shapevm::tools

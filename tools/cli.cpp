@@ -19,16 +19,16 @@
 #include "core/input_error.h"
 #include "interp/common/budget_option.h"
 #include "tools/command.h"
+#include "tools/console.h"
 
 namespace shapevm::tools {
 
 void report_outcome(const std::string& source, const RunOutcome& outcome, CommandContext& ctx) {
   if (outcome.clean) return;
-  std::fflush(stdout);
   const std::string_view option = budget_option(outcome.reason);
-  fmt::print(stderr, "shapevm: error: {}: the run stopped at offset 0x{:x}: {}{}{}{}\n", source,
-             outcome.end_offset, outcome.reason, option.empty() ? "" : " (", option,
-             option.empty() ? "" : " raises it)");
+  console_err("shapevm: error: {}: the run stopped at offset 0x{:x}: {}{}{}{}\n", source,
+              outcome.end_offset, outcome.reason, option.empty() ? "" : " (", option,
+              option.empty() ? "" : " raises it)");
   ctx.exit_code = kExitBadInput;
 }
 
@@ -106,22 +106,23 @@ int report_current_exception() {
   try {
     throw;
   } catch (const InputError& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "shapevm: error: {}\n", e.what());
+    console_err("shapevm: error: {}\n", e.what());
     return kExitBadInput;
   } catch (const std::filesystem::filesystem_error& e) {
     // The file system refused (permissions, a full disk): the user's environment, not a bug.
-    std::fflush(stdout);
-    fmt::print(stderr, "shapevm: error: {}\n", e.what());
+    console_err("shapevm: error: {}\n", e.what());
     return kExitBadInput;
   } catch (const std::system_error& e) {
-    // fmt::print could not write to stdout (a full disk, a closed pipe): the same.
-    fmt::print(stderr, "shapevm: error: stdout: {}\n", e.what());
+    // fmt::print could not write to stdout (a full disk, a closed pipe): the same. Printed to
+    // the process's stderr without flushing stdout again (console_err would).
+    const std::string message = fmt::format("shapevm: error: stdout: {}\n", e.what());
+    if (current_transcript() != nullptr)
+      console_write(ConsoleStream::kErr, message);
+    else
+      std::fputs(message.c_str(), stderr);
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "shapevm: internal error (a bug in shapevm, please report it): {}\n",
-               e.what());
+    console_err("shapevm: internal error (a bug in shapevm, please report it): {}\n", e.what());
     return kExitInternalError;
   }
 }

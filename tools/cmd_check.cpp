@@ -9,6 +9,7 @@
 #include "interp/common/registry.h"
 #include "tools/batch.h"
 #include "tools/command.h"
+#include "tools/console.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -33,8 +34,8 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([o, &ctx] {
     // A batch's rewrites keep their inputs' names (in the folder -o names).
     run_each_input(
-        o->inputs.files, o->inputs.engine, {o->output, "", o->force}, false, ctx,
-        [&](const std::string& spec, const std::string& output) {
+        o->inputs.files, o->inputs.engine, {o->output, "", o->force}, false, o->inputs.jobs, ctx,
+        [&](const std::string& spec, const std::string& output, CommandContext& status) {
           const EngineInput input = read_input(spec);
           const Engine& engine = engine_for(input, o->inputs.engine);
           const CheckResult r = engine.check(input);
@@ -49,23 +50,23 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
                   .first -
               a.begin());
           if (first == common && a.size() == b.size()) {
-            fmt::print("{}: identical when written again by {} ({} bytes)\n", spec, r.writer,
-                       a.size());
+            console_out("{}: identical when written again by {} ({} bytes)\n", spec, r.writer,
+                        a.size());
             return;
           }
           if (first < common) {
-            fmt::print(
+            console_out(
                 "{}: differs when written again by {}: first at offset 0x{:x}: 0x{:02x} in the "
                 "file, 0x{:02x} rewritten ({} and {} bytes)\n",
                 spec, r.writer, first, a[first], b[first], a.size(), b.size());
           } else {
-            fmt::print(
+            console_out(
                 "{}: differs when written again by {}: the {} is shorter, {} bytes against {} "
                 "(the rest is equal up to offset 0x{:x})\n",
                 spec, r.writer, a.size() < b.size() ? "file" : "rewrite",
                 std::min(a.size(), b.size()), std::max(a.size(), b.size()), common);
           }
-          ctx.exit_code = kExitDifferences;
+          status.exit_code = kExitDifferences;
         });
   });
 }

@@ -10,6 +10,7 @@
 #include "interp/common/registry.h"
 #include "tools/batch.h"
 #include "tools/command.h"
+#include "tools/console.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -42,8 +43,8 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([opts, &ctx] {
     run_each_input(
         opts->inputs.files, opts->inputs.engine,
-        {opts->output, opts->json ? ".json" : ".txt", opts->force}, false, ctx,
-        [&](const std::string& spec, const std::string& output) {
+        {opts->output, opts->json ? ".json" : ".txt", opts->force}, false, opts->inputs.jobs, ctx,
+        [&](const std::string& spec, const std::string& output, CommandContext& status) {
           OpenOptions open;
           open.state = state_request(opts->state, 640, 480);
           auto program = open_program(spec, open, opts->inputs.engine);
@@ -51,14 +52,13 @@ void register_disasm_command(CLI::App& app, CommandContext& ctx) {
           const std::string text =
               opts->json ? dump_json(program->listing_json(), 1) + "\n" : program->listing_text();
           if (output.empty()) {
-            fmt::print("{}", text);
+            console_out("{}", text);
           } else {
             write_text_atomic(output, text, opts->force ? Overwrite::kAllow : Overwrite::kRefuse);
           }
           for (const auto& error : program->static_errors()) {
-            std::fflush(stdout);
-            fmt::print(stderr, "shapevm: error: {}\n", error);
-            ctx.exit_code = kExitBadInput;
+            console_err("shapevm: error: {}\n", error);
+            status.exit_code = kExitBadInput;
           }
         });
   });

@@ -15,6 +15,7 @@
 #include "harness/scene_export.h"
 #include "tools/batch.h"
 #include "tools/command.h"
+#include "tools/console.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -83,8 +84,9 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([o, &ctx] {
     const std::string batch_format = o->format.empty() ? "obj" : o->format;
     run_each_input(
-        o->inputs.files, o->inputs.engine, {o->output, "." + batch_format, o->force}, true, ctx,
-        [&](const std::string& spec, const std::string& output) {
+        o->inputs.files, o->inputs.engine, {o->output, "." + batch_format, o->force}, true,
+        o->inputs.jobs, ctx,
+        [&](const std::string& spec, const std::string& output, CommandContext& status) {
           const std::string format = export_format(o->format, output);
           // An OBJ refers to its materials by file name: OUT.mtl beside it, checked and written
           // with it.
@@ -125,10 +127,10 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
               }
             }
             for (const auto& name : unknown)
-              fmt::print(stderr,
-                         "shapevm: warning: texture {} not found; its faces are exported without "
-                         "texture coordinates (--textures says where the textures are)\n",
-                         name);
+              console_err(
+                  "shapevm: warning: texture {} not found; its faces are exported without "
+                  "texture coordinates (--textures says where the textures are)\n",
+                  name);
             scene =
                 mesh.to_scene(p.program->source(), p.program->export_scale(), sizes, setup.palette);
             if (format == "obj") obj = mesh.to_obj(p.program->export_scale(), sizes, mtl_library);
@@ -149,7 +151,7 @@ void register_export_command(CLI::App& app, CommandContext& ctx) {
           } else {
             write_file_atomic(output, harness::scene_to_gltf(*scene, format == "glb"), overwrite);
           }
-          report_outcome(p.program->source(), r, ctx);
+          report_outcome(p.program->source(), r, status);
         });
   });
 }

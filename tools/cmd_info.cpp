@@ -6,6 +6,7 @@
 #include "interp/common/registry.h"
 #include "tools/batch.h"
 #include "tools/command.h"
+#include "tools/console.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -32,18 +33,18 @@ void register_info_command(CLI::App& app, CommandContext& ctx) {
                     "FA: how PtrToObjEnd's operand is read (absolute or relative)");
   cmd->callback([opts, &ctx] {
     const bool several = is_batch(opts->inputs.files);
-    run_each_input(opts->inputs.files, opts->inputs.engine, {}, false, ctx,
-                   [&](const std::string& spec, const std::string&) {
+    run_each_input(opts->inputs.files, opts->inputs.engine, {}, false, opts->inputs.jobs, ctx,
+                   [&](const std::string& spec, const std::string&, CommandContext& status) {
                      OpenOptions open;
                      open.state = state_request(opts->state, 640, 480);
                      auto program = open_program(spec, open, opts->inputs.engine);
                      validate_state(*program, open.state);
                      if (opts->json) {
-                       fmt::print("{}\n", dump_json(program->info_json(), several ? -1 : 1));
+                       console_out("{}\n", dump_json(program->info_json(), several ? -1 : 1));
                      } else {
-                       fmt::print("{}{}", program->info_text(), several ? "\n" : "");
+                       console_out("{}{}", program->info_text(), several ? "\n" : "");
                      }
-                     if (!program->static_errors().empty()) ctx.exit_code = kExitBadInput;
+                     if (!program->static_errors().empty()) status.exit_code = kExitBadInput;
                    });
   });
 }

@@ -9,6 +9,7 @@
 #include "raster/png_io.h"
 #include "tools/batch.h"
 #include "tools/command.h"
+#include "tools/console.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -36,8 +37,8 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
     run_each_input(
-        o->inputs.files, o->inputs.engine, {o->output, ".png", o->force}, true, ctx,
-        [&](const std::string& spec, const std::string& output) {
+        o->inputs.files, o->inputs.engine, {o->output, ".png", o->force}, true, o->inputs.jobs, ctx,
+        [&](const std::string& spec, const std::string& output, CommandContext& status) {
           OpenedProgram p = open_for_run(o->inputs.one(spec), o->frame, o->state, width, height);
           // After the state is validated (its errors come first), before the program runs.
           check_output_option(output, o->force, {".png"}, "an indexed PNG");
@@ -46,10 +47,9 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
               static_cast<uint8_t>(o->frame.background.value_or(p.program->example_background())));
           raster::write_indexed_png(output, frame.frame, frame.palette);
           for (const auto& name : frame.missing_textures)
-            fmt::print(stderr,
-                       "shapevm: warning: texture {} not found; its faces are drawn without it\n",
-                       name);
-          report_outcome(p.program->source(), frame.outcome, ctx);
+            console_err("shapevm: warning: texture {} not found; its faces are drawn without it\n",
+                        name);
+          report_outcome(p.program->source(), frame.outcome, status);
         });
   });
 }

@@ -35,7 +35,8 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([o, &ctx] {
     auto [width, height] = parse_size(o->frame.size);
     run_each_input(o->inputs.files, o->inputs.engine, {o->output, ".jsonl", /*force=*/true}, false,
-                   ctx, [&](const std::string& spec, const std::string& output) {
+                   o->inputs.jobs, ctx,
+                   [&](const std::string& spec, const std::string& output, CommandContext& status) {
                      OpenedProgram p =
                          open_for_run(o->inputs.one(spec), o->frame, o->state, width, height);
                      const std::string state_json =
@@ -49,7 +50,7 @@ void register_trace_command(CLI::App& app, CommandContext& ctx) {
                      // The trace's last line says why a run stopped; stderr says it too, where a
                      // person looks, whether the trace went to a file or to stdout (as render
                      // does).
-                     report_outcome(p.program->source(), r, ctx);
+                     report_outcome(p.program->source(), r, status);
                    });
   });
 }

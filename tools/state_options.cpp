@@ -155,9 +155,13 @@ void add_inputs_options(CLI::App* cmd, InputsOptions& o, const std::string& what
   cmd->add_option("files", o.files,
                   what +
                       "; several, or CONTAINER:PATTERN for every member whose name matches "
-                      "(FA_2.LIB:*.SH, resource.hog:*), run one by one in this process")
+                      "(FA_2.LIB:*.SH, resource.hog:*), run in this process")
       ->required();
   add_engine_option(cmd, o.engine);
+  cmd->add_option("-j,--jobs", o.jobs,
+                  "With several inputs, run this many at a time (0 = one per core); what each "
+                  "prints still comes out in input order")
+      ->check(CLI::Range(0, 256));
 }
 
 std::string batch_output_help(const std::string& what) {

@@ -69,6 +69,7 @@ void add_input_options(CLI::App* cmd, InputOptions& options, const std::string& 
 struct InputsOptions {
   std::vector<std::string> files;
   std::string engine;  // "" = recognised by content
+  unsigned jobs = 1;   // inputs run at a time in a batch (0 = one per core)
   InputOptions one(const std::string& spec) const { return {spec, engine}; }
 };
 void add_inputs_options(CLI::App* cmd, InputsOptions& options, const std::string& what);

@@ -3,15 +3,50 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <new>
+#include <string_view>
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "tools/console.h"
 
 namespace shapevm::tools {
 
+namespace {
+
+// A trace for stdout from an input of a batch running several at once: written into memory and
+// held in the input's transcript, to be printed in input order (tools/console.h).
+void write_trace_to_transcript(const std::function<void(std::FILE*)>& write) {
+  char* data = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&data, &size);
+  if (!out) throw std::bad_alloc();
+  try {
+    write(out);
+  } catch (...) {
+    std::fclose(out);
+    std::free(data);
+    throw;
+  }
+  const bool failed = std::ferror(out) != 0;
+  std::fclose(out);  // sets data and size to the whole stream
+  const std::unique_ptr<char, decltype(&std::free)> text(data, &std::free);
+  if (failed) throw std::bad_alloc();  // a memory stream fails only when memory does
+  console_write(ConsoleStream::kOut, std::string_view(text.get(), size));
+}
+
+}  // namespace
+
 void write_trace_output(const std::string& output, const std::function<void(std::FILE*)>& write) {
+  if (output.empty() && current_transcript() != nullptr) {
+    write_trace_to_transcript(write);
+    return;
+  }
   if (output.empty()) {
     // stdout on a full disk: the trace is cut short, which is an error, not a success. errno is
     // cleared first so the reason given is the failed write's.

@@ -197,3 +197,78 @@ TEST_CASE("trace, disasm, info, export and check run over many inputs too") {
   CHECK(shapevm::read_file(dir / "rewritten" / "jet.SH") ==
         shapevm::read_file(kExamples + "jet.SH"));
 }
+
+TEST_CASE("-j runs inputs at once and prints exactly what one at a time prints, in input order") {
+  // More inputs than the threads may run ahead of the oldest unprinted one (4 per job), with a
+  // broken file, a run its budget stops and a warning among them; both streams into one file, so
+  // the order of every line, on stdout or stderr, is compared.
+  const ScratchDir dir;
+  shapevm::write_file_atomic(dir / "BROKEN.SH", shapevm::test::to_bytes("MZ but nothing else"));
+  std::string inputs;
+  for (int round = 0; round < 6; ++round)
+    for (const std::string name : {"jet", "tank", "hangar", "radar"})
+      inputs += " " + q(kExamples + name + ".SH");
+  inputs += " " + q(dir / "BROKEN.SH") + " " + q(kExamples + "hangar.SH");
+  struct Command {
+    std::string args;  // with {OUT} for the output folder, when the command writes files
+    int exit_code;
+  };
+  const std::vector<Command> commands = {
+      {"info", 2},
+      {"info --json", 2},
+      {"disasm", 2},
+      {"trace --no-ops", 2},
+      {"trace --max-steps 40 --no-ops", 2},
+      {"render --max-steps 40 -o {OUT}", 2},
+      {"render -o {OUT}", 2},
+      {"export -o {OUT}", 2},
+      {"check -o {OUT}", 2},
+  };
+  for (const Command& command : commands) {
+    CAPTURE(command.args);
+    std::string logs[2];
+    for (const int jobs : {1, 3}) {
+      std::string args = command.args;
+      const fs::path out = dir / ("out-" + std::to_string(jobs));
+      fs::remove_all(out);
+      if (const size_t at = args.find("{OUT}"); at != std::string::npos)
+        args.replace(at, 5, q(out));
+      const fs::path log = dir / "log.txt";
+      const CliResult r =
+          run_command(shell_quote(SHAPEVM_EXE) + " " + args + " -j " + std::to_string(jobs) +
+                      inputs + " > " + q(log) + " 2>&1");
+      CHECK(r.exit_code == command.exit_code);
+      const auto bytes = shapevm::read_file(log);
+      logs[jobs == 1 ? 0 : 1] = std::string(bytes.begin(), bytes.end());
+    }
+    CHECK(logs[0].find("shapevm: 26 inputs: 25 done, 1 failed\n") != std::string::npos);
+    // The output lines name their folders, which differ; the same text otherwise.
+    std::string with_j3 = logs[1];
+    for (size_t at = with_j3.find("out-3"); at != std::string::npos; at = with_j3.find("out-3"))
+      with_j3.replace(at, 5, "out-1");
+    CHECK(with_j3 == logs[0]);
+    if (command.args.find("{OUT}") != std::string::npos) {
+      size_t files = 0;
+      for (const auto& entry : fs::directory_iterator(dir / "out-1")) {
+        ++files;
+        CHECK(shapevm::read_file(entry.path()) ==
+              shapevm::read_file(dir / "out-3" / entry.path().filename()));
+      }
+      CHECK(files >= 25);
+    }
+  }
+}
+
+TEST_CASE("-j: stdout that refuses writes is an error, exit 2, as one at a time") {
+  const std::string inputs = q(kExamples + "jet.SH") + " " + q(kExamples + "tank.SH") + " " +
+                             q(kExamples + "hangar.SH");
+  for (const std::string jobs : {"1", "2"}) {
+    CAPTURE(jobs);
+    const CliResult r = run_cli("disasm -j " + jobs + " " + inputs + " > /dev/full");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("shapevm: error: stdout") != std::string::npos);
+  }
+  // -j 0 means one per core; a value out of range is a usage error.
+  CHECK(run_cli("info -j 0 " + inputs).exit_code == 0);
+  CHECK(run_cli("info -j 257 " + inputs).exit_code == 2);
+}
