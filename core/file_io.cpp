@@ -5,11 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -26,9 +30,28 @@ std::string temporary_suffix() {
                      counter.fetch_add(1, std::memory_order_relaxed));
 }
 
-std::vector<uint8_t> read_file(const std::filesystem::path& path) {
-  // One open, one fstat and one read for a whole file: runs over corpora read thousands of small
-  // files, and a stream's stat, seeks, buffered reads and EOF probe were a third of `info`'s time.
+namespace {
+
+// Which file a read found: a file replaced, rewritten or touched since has another identity.
+struct FileIdentity {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  int64_t modified_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+FileIdentity identity_of(const struct stat& info) {
+  return {info.st_dev, info.st_ino, info.st_size,
+          int64_t{info.st_mtim.tv_sec} * 1'000'000'000 + info.st_mtim.tv_nsec};
+}
+
+// Reads the whole regular file `path` into the buffer `allocate(size)` returns and gives the
+// identity of the file read. One open, one fstat and one read for a whole file: runs over corpora
+// read thousands of small files, and a stream's stat, seeks, buffered reads and EOF probe were a
+// third of `info`'s time.
+template <typename Allocate>
+FileIdentity read_whole_file(const std::filesystem::path& path, Allocate&& allocate) {
   // O_NONBLOCK only so that opening a FIFO does not wait for a writer (it is refused below); it
   // changes nothing for a regular file.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -49,10 +72,11 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path) {
   }
   if (!S_ISREG(info.st_mode))
     throw InputError(path.string(), "no such file (or not a regular file)");
-  std::vector<uint8_t> data(static_cast<size_t>(info.st_size));
+  const auto size = static_cast<size_t>(info.st_size);
+  uint8_t* data = allocate(size);
   size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t got = ::read(fd, data.data() + done, data.size() - done);
+  while (done < size) {
+    const ssize_t got = ::read(fd, data + done, size - done);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0)
       throw InputError(path.string(), fmt::format("read failed: {}", std::strerror(errno)));
@@ -60,11 +84,68 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path) {
       throw InputError(path.string(),
                        fmt::format("read failed: the file ended at byte {} of the {} "
                                    "it had when opened",
-                                   done, data.size()));
+                                   done, size));
     }
     done += static_cast<size_t>(got);
   }
+  return identity_of(info);
+}
+
+// The reads read_file_shared() may hand out again: each file's last read, while anything holds
+// it. Entries whose bytes nobody holds are dropped as new reads come in.
+struct SharedReads {
+  struct Entry {
+    FileIdentity identity;
+    std::weak_ptr<const uint8_t[]> bytes;
+    size_t size = 0;
+  };
+  std::mutex lock;
+  std::map<std::string, Entry> entries;
+};
+
+SharedReads& shared_reads() {
+  static SharedReads reads;
+  return reads;
+}
+
+}  // namespace
+
+std::vector<uint8_t> read_file(const std::filesystem::path& path) {
+  std::vector<uint8_t> data;
+  read_whole_file(path, [&](size_t size) {
+    data.resize(size);
+    return data.data();
+  });
   return data;
+}
+
+SharedBytes read_file_shared(const std::filesystem::path& path) {
+  SharedReads& reads = shared_reads();
+  const std::string key = path.string();
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+    const std::lock_guard<std::mutex> held(reads.lock);
+    const auto found = reads.entries.find(key);
+    if (found != reads.entries.end() && found->second.identity == identity_of(info)) {
+      if (std::shared_ptr<const uint8_t[]> bytes = found->second.bytes.lock())
+        return SharedBytes(bytes, std::span<const uint8_t>(bytes.get(), found->second.size));
+    }
+  }
+  // Read afresh into a buffer left uninitialised (every byte is read into it): zeroing a large
+  // container first cost as much as reading it. Allocated apart from the shared count (not
+  // make_shared), so that the weak entry left here frees no later than its last holder does.
+  std::shared_ptr<uint8_t[]> bytes;
+  size_t size = 0;
+  const FileIdentity identity = read_whole_file(path, [&](size_t n) {
+    bytes = std::shared_ptr<uint8_t[]>(new uint8_t[std::max<size_t>(n, 1)]);
+    size = n;
+    return bytes.get();
+  });
+  const std::lock_guard<std::mutex> held(reads.lock);
+  std::erase_if(reads.entries, [](const auto& entry) { return entry.second.bytes.expired(); });
+  reads.entries[key] = {identity, bytes, size};
+  const std::span<const uint8_t> view(bytes.get(), size);
+  return SharedBytes(std::move(bytes), view);
 }
 
 void check_output_file(const std::filesystem::path& path) {

@@ -8,10 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "core/shared_bytes.h"
+
 namespace shapevm {
 
 // Reads a whole file; a missing or unreadable file is an InputError naming it.
 std::vector<uint8_t> read_file(const std::filesystem::path& path);
+
+// read_file's bytes, shared: while anything still holds the bytes of an earlier read of `path`
+// and the file is the same one, unchanged (device, inode, size and modification time as they
+// were), returns those bytes instead of reading it again. A batch over a container's members
+// holds the container this way, so each member's run finds it without reading and copying the
+// whole file (a 58 MB Starlancer resource.hog took 0.25 s to read per member). Thread-safe.
+SharedBytes read_file_shared(const std::filesystem::path& path);
 
 // ".tmpPID.THREAD.N": the suffix a writer adds to a destination for its temporary file, unique per
 // process, thread and call.

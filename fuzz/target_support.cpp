@@ -31,7 +31,7 @@ EngineInput input_of(std::span<const uint8_t> bytes, std::optional<std::string> 
   EngineInput input;
   input.spec = input.path = kFuzzSource;
   input.member = std::move(member);
-  input.bytes.assign(bytes.begin(), bytes.end());
+  input.bytes = std::vector<uint8_t>(bytes.begin(), bytes.end());
   return input;
 }
 

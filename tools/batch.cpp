@@ -56,12 +56,12 @@ std::string lowercase(std::string s) {
 // Adds `spec` under `name`, made unique in the batch (compared without case: the outputs may be
 // written to a file system that ignores it) by a "~2", "~3", ... suffix.
 void add_input(std::vector<BatchInput>& out, std::set<std::string>& taken, std::string spec,
-               const std::string& name) {
+               const std::string& name, const SharedBytes& container = {}) {
   const std::string base = safe_file_name(name);
   std::string unique = base;
   for (int n = 2; !taken.insert(lowercase(unique)).second; ++n)
     unique = fmt::format("{}~{}", base, n);
-  out.push_back({std::move(spec), std::move(unique)});
+  out.push_back({std::move(spec), std::move(unique), container});
 }
 
 void expand_pattern(const std::string& arg, const std::string& path, const std::string& pattern,
@@ -90,7 +90,7 @@ void expand_pattern(const std::string& arg, const std::string& path, const std::
                          !member_index(m.name) && !name_seen;
     add_input(out, taken,
               fmt::format("{}:{}", path, by_name ? m.name : fmt::format("#{}", m.index)),
-              m.name.empty() ? fmt::format("member{}", m.index) : m.name);
+              m.name.empty() ? fmt::format("member{}", m.index) : m.name, container.bytes);
   }
   if (matched == 0)
     throw InputError(arg, fmt::format("the pattern '{}' matches none of the {} members of {}",

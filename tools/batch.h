@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/shared_bytes.h"
 #include "tools/command.h"
 
 namespace shapevm::tools {
@@ -18,6 +19,10 @@ namespace shapevm::tools {
 struct BatchInput {
   std::string spec;  // FILE or CONTAINER:MEMBER (CONTAINER:#N when the name would be ambiguous)
   std::string name;  // the file's or member's name made safe as a file name, unique in the batch
+  // A pattern's container as read to list its members (empty for a plain argument), held while
+  // the batch runs: each member's run then gets these bytes from read_file_shared() (a 58 MB
+  // Starlancer resource.hog was read again for each of its 441 members, 100 s in all).
+  SharedBytes container;
 };
 
 // True when the arguments make a batch: more than one, or a member pattern.

@@ -34,7 +34,7 @@ std::string beside(const std::string& archive, const char* name) {
 
 }  // namespace
 
-Session::Session(std::string path, std::vector<uint8_t> bytes, std::optional<std::string> member,
+Session::Session(std::string path, SharedBytes bytes, std::optional<std::string> member,
                  const std::string& palette, const std::string& textures)
     : path_(std::move(path)), bytes_(std::move(bytes)) {
   open(std::move(member), std::nullopt, palette.empty() ? beside(path_, "3DPAL.RGB") : palette,

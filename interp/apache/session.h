@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/shared_bytes.h"
 #include "interp/apache/archive.h"
 #include "interp/apache/assembler.h"
 #include "interp/apache/palette.h"
@@ -33,7 +34,7 @@ class Session {
   // An archive read from `path`. `palette` / `textures`: paths, or "" to look beside the archive
   // (absent files are fine then: the built-in palette, no textures). InputError for malformed
   // files and for a member that names no record.
-  Session(std::string path, std::vector<uint8_t> bytes, std::optional<std::string> member,
+  Session(std::string path, SharedBytes bytes, std::optional<std::string> member,
           const std::string& palette = "", const std::string& textures = "");
   // An archive assembled in memory (interp/apache/assembler.h): its own palette and textures
   // unless `palette` / `textures` name files.
@@ -67,7 +68,7 @@ class Session {
             const std::string& texture_path);
 
   std::string path_;
-  std::vector<uint8_t> bytes_;
+  SharedBytes bytes_;
   std::unique_ptr<Archive> archive_;
   std::optional<uint32_t> record_;
   std::vector<uint8_t> texture_bytes_;

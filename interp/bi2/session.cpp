@@ -35,7 +35,7 @@ std::string member_kind(std::span<const uint8_t> b) {
   return "data";
 }
 
-Session::Session(std::string path, std::vector<uint8_t> bytes, std::optional<std::string> member,
+Session::Session(std::string path, SharedBytes bytes, std::optional<std::string> member,
                  const std::string& palette, const std::string& objects)
     : path_(std::move(path)), source_(path_), file_(std::move(bytes)), objects_arg_(objects) {
   whole_ = tpwm_decode(file_, path_);

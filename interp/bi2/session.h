@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/shared_bytes.h"
 #include "interp/bi2/draw.h"
 #include "interp/bi2/layer.h"
 #include "interp/bi2/lib_archive.h"
@@ -28,7 +29,7 @@ class Session {
  public:
   // `objects`: the --objects archive ("" = LAND000.LIB beside the file, else the same archive).
   // InputError for malformed input or a member that is not there.
-  Session(std::string path, std::vector<uint8_t> bytes, std::optional<std::string> member,
+  Session(std::string path, SharedBytes bytes, std::optional<std::string> member,
           const std::string& palette, const std::string& objects);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -40,7 +41,7 @@ class Session {
   const Mesh& mesh() const { return mesh_; }
   const Layer& layer() const { return layer_; }
   const std::vector<uint8_t>& data() const { return data_; }
-  const std::vector<uint8_t>& file() const { return file_; }  // as read
+  const SharedBytes& file() const { return file_; }  // as read
   const raster::Palette& palette() const { return palette_; }
   bool packed() const { return packed_; }  // the member (or file) was TPWM-packed
   // What a run draws: the mesh at the origin, or the layer's placed objects (InputError when a
@@ -53,7 +54,8 @@ class Session {
   void load_objects() const;
 
   std::string path_, source_;
-  std::vector<uint8_t> file_, whole_;  // as read; TPWM undone
+  SharedBytes file_;            // as read
+  std::vector<uint8_t> whole_;  // TPWM undone
   std::optional<LibArchive> archive_;
   Kind kind_ = Kind::kData;
   bool packed_ = false;

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/shared_bytes.h"
 #include "interp/common/events.h"
 #include "interp/common/export_scene.h"
 #include "interp/common/pause.h"
@@ -33,7 +34,7 @@ struct EngineInput {
   std::string spec;                   // as given
   std::string path;                   // the file read
   std::optional<std::string> member;  // what followed the ':'
-  std::vector<uint8_t> bytes;         // the whole file
+  SharedBytes bytes;  // the whole file, shared with other reads of it (core/file_io.h)
 };
 
 // What a program is opened with besides its file.
@@ -132,7 +133,7 @@ struct GenerateRequest {
 
 // `check`: the file as read, and as the engine's writer writes it again.
 struct CheckResult {
-  std::vector<uint8_t> original;
+  SharedBytes original;
   std::vector<uint8_t> rewritten;
   std::string writer;  // what wrote it ("PE writer", "assembler")
 };

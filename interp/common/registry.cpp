@@ -82,7 +82,7 @@ EngineInput read_input(const std::string& spec) {
   in.spec = spec;
   in.path = split.path;
   in.member = split.member;
-  in.bytes = read_file(in.path);
+  in.bytes = read_file_shared(in.path);
   return in;
 }
 

@@ -87,14 +87,14 @@ uint64_t max_steps_of(const StateRequest& state) {
 // What an argument opened: a model (its image and what the reader made of it), or a whole HOG.
 struct Opened {
   std::string source;
-  std::vector<uint8_t> file;
+  SharedBytes file;
   std::optional<Hog> hog;
   bool container_only = false;
-  std::vector<uint8_t> image;
+  SharedBytes image;
   std::shared_ptr<const Model> model;
 };
 
-std::shared_ptr<Opened> open_image(std::vector<uint8_t> image, std::string source) {
+std::shared_ptr<Opened> open_image(SharedBytes image, std::string source) {
   auto o = std::make_shared<Opened>();
   o->source = std::move(source);
   o->image = std::move(image);

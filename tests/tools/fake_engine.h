@@ -222,7 +222,7 @@ class FakeEngine : public Engine {
   }
   std::unique_ptr<Program> open(const EngineInput& input, const OpenOptions&) const override {
     if (input.member) throw InputError(input.spec, "a fake file has no members");
-    return std::make_unique<FakeProgram>(input.bytes, input.path);
+    return std::make_unique<FakeProgram>(input.bytes.to_vector(), input.path);
   }
 };
 

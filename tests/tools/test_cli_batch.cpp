@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "core/file_io.h"
+#include "interp/common/registry.h"
 #include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
+#include "tools/batch.h"
 
 namespace {
 
@@ -234,9 +236,8 @@ TEST_CASE("-j runs inputs at once and prints exactly what one at a time prints, 
       if (const size_t at = args.find("{OUT}"); at != std::string::npos)
         args.replace(at, 5, q(out));
       const fs::path log = dir / "log.txt";
-      const CliResult r =
-          run_command(shell_quote(SHAPEVM_EXE) + " " + args + " -j " + std::to_string(jobs) +
-                      inputs + " > " + q(log) + " 2>&1");
+      const CliResult r = run_command(shell_quote(SHAPEVM_EXE) + " " + args + " -j " +
+                                      std::to_string(jobs) + inputs + " > " + q(log) + " 2>&1");
       CHECK(r.exit_code == command.exit_code);
       const auto bytes = shapevm::read_file(log);
       logs[jobs == 1 ? 0 : 1] = std::string(bytes.begin(), bytes.end());
@@ -260,8 +261,8 @@ TEST_CASE("-j runs inputs at once and prints exactly what one at a time prints, 
 }
 
 TEST_CASE("-j: stdout that refuses writes is an error, exit 2, as one at a time") {
-  const std::string inputs = q(kExamples + "jet.SH") + " " + q(kExamples + "tank.SH") + " " +
-                             q(kExamples + "hangar.SH");
+  const std::string inputs =
+      q(kExamples + "jet.SH") + " " + q(kExamples + "tank.SH") + " " + q(kExamples + "hangar.SH");
   for (const std::string jobs : {"1", "2"}) {
     CAPTURE(jobs);
     const CliResult r = run_cli("disasm -j " + jobs + " " + inputs + " > /dev/full");
@@ -271,4 +272,23 @@ TEST_CASE("-j: stdout that refuses writes is an error, exit 2, as one at a time"
   // -j 0 means one per core; a value out of range is a usage error.
   CHECK(run_cli("info -j 0 " + inputs).exit_code == 0);
   CHECK(run_cli("info -j 257 " + inputs).exit_code == 2);
+}
+
+TEST_CASE("a pattern's container is read once: every member's run gets the batch's bytes") {
+  const ScratchDir dir;
+  const fs::path lib = awkward_library(dir);
+  const auto inputs = shapevm::tools::expand_inputs({lib.string() + ":*.SH"}, "");
+  REQUIRE(inputs.size() == 4);
+  for (const auto& input : inputs) {
+    CAPTURE(input.spec);
+    CHECK(input.container.same_storage(inputs[0].container));
+    // What the command reads for the member is the held read, not the file read again.
+    CHECK(shapevm::read_input(input.spec).bytes.same_storage(input.container));
+  }
+  CHECK(inputs[0].container == shapevm::read_file(lib));
+  // A plain argument holds nothing: its run reads its file.
+  const auto plain =
+      shapevm::tools::expand_inputs({kExamples + "jet.SH", kExamples + "tank.SH"}, "");
+  REQUIRE(plain.size() == 2);
+  CHECK(plain[0].container.empty());
 }
