@@ -11,6 +11,7 @@
 #include "core/input_error.h"
 #include "core/member_spec.h"
 #include "core/text_bytes.h"
+#include "interp/apache/archive_cache.h"
 #include "interp/apache/geometry.h"
 #include "interp/apache/interpreter.h"
 #include "interp/apache/listing.h"
@@ -55,7 +56,7 @@ void Session::open(std::optional<std::string> member,
                    const std::string& palette_path,
                    std::optional<std::vector<uint8_t>> texture_bytes,
                    const std::string& texture_path) {
-  archive_ = std::make_unique<Archive>(bytes_, path_);
+  archive_ = shared_archive(bytes_, path_);
   if (member) record_ = resolve_record(*archive_, *member);
   if (palette_bytes) {
     tables_ = build_shading_tables(read_3dpal(*palette_bytes, "3DPAL.RGB"));

@@ -69,7 +69,7 @@ class Session {
 
   std::string path_;
   SharedBytes bytes_;
-  std::unique_ptr<Archive> archive_;
+  std::shared_ptr<const Archive> archive_;  // shared with other sessions on the same bytes
   std::optional<uint32_t> record_;
   std::vector<uint8_t> texture_bytes_;
   std::optional<TextureArchive> textures_;

@@ -43,6 +43,21 @@ std::string_view as_text(std::span<const uint8_t> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+// The last bytes one engine alone recognised, held, and that engine. A batch over a container's
+// members recognises the same container once per member, and recognising an Apache archive reads
+// every record header (a third of `info 3DOBJS.BIN:*`). The bytes being held, storage at the
+// same address with the same size is the same storage.
+struct LastRecognised {
+  std::mutex lock;
+  SharedBytes bytes;
+  const Engine* engine = nullptr;
+};
+
+LastRecognised& last_recognised() {
+  static LastRecognised last;
+  return last;
+}
+
 }  // namespace
 
 const std::vector<const Engine*>& engines() {
@@ -55,6 +70,10 @@ void register_engine(std::unique_ptr<Engine> engine) {
   std::erase_if(r.list, [&](const Engine* e) { return e->name() == engine->name(); });
   r.list.push_back(engine.get());
   r.owned.push_back(std::move(engine));
+  // What was recognised may be claimed by the new engine too.
+  const std::lock_guard<std::mutex> held(last_recognised().lock);
+  last_recognised().engine = nullptr;
+  last_recognised().bytes = {};
 }
 
 const Engine* find_engine(std::string_view name) {
@@ -86,12 +105,39 @@ EngineInput read_input(const std::string& spec) {
   return in;
 }
 
+namespace {
+
+// The engine that last recognised these very bytes (the same storage), or nullptr.
+const Engine* recognised_before(const EngineInput& input) {
+  LastRecognised& last = last_recognised();
+  const std::lock_guard<std::mutex> held(last.lock);
+  if (last.engine != nullptr && !input.bytes.empty() && last.bytes.data() == input.bytes.data() &&
+      last.bytes.size() == input.bytes.size())
+    return last.engine;
+  return nullptr;
+}
+
+bool recognised_by_some_engine(const EngineInput& input) {
+  if (recognised_before(input) != nullptr) return true;
+  return std::any_of(engines().begin(), engines().end(),
+                     [&](const Engine* e) { return e->recognises(input.bytes); });
+}
+
+}  // namespace
+
 const Engine& engine_for(const EngineInput& input, std::string_view forced) {
   if (!forced.empty()) return engine_named(forced);
+  if (const Engine* engine = recognised_before(input)) return *engine;
+  LastRecognised& last = last_recognised();
   std::vector<const Engine*> claims;
   for (const Engine* e : engines())
     if (e->recognises(input.bytes)) claims.push_back(e);
-  if (claims.size() == 1) return *claims[0];
+  if (claims.size() == 1) {
+    const std::lock_guard<std::mutex> held(last.lock);
+    last.bytes = input.bytes;
+    last.engine = claims[0];
+    return *claims[0];
+  }
   std::vector<std::string> names;
   for (const Engine* e : (claims.empty() ? engines() : claims)) {
     names.push_back(e->formats().empty()
@@ -130,9 +176,7 @@ std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions
   // example by its checked-in source ("vehicle.apa:tank" names a record of it).
   const std::string_view text = as_text(input.bytes);
   if (forced.empty()) {
-    bool binary = false;
-    for (const Engine* e : engines()) binary = binary || e->recognises(input.bytes);
-    if (!binary) {
+    if (!recognised_by_some_engine(input)) {
       for (const Engine* e : engines())
         if (e->recognises_text(text))
           return engine_for_text(text, input.path)

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/input_error.h"
+#include "interp/apache/archive_cache.h"
 #include "interp/apache/geometry.h"
 #include "interp/apache/session.h"
 #include "tests/apache/apache_fixture.h"
@@ -224,4 +225,27 @@ TEST_CASE("malformed archives fail with the offset and what was expected") {
     CHECK_THROWS_WITH_AS(apache::read_geometry(a, *a.record(1)),
                          doctest::Contains("65535 six-byte vertices"), InputError);
   }
+}
+
+TEST_CASE("an archive is parsed once per read: sessions on the same bytes share it") {
+  ApacheFixture f(kTwoModels);
+  const SharedBytes read(f.assembled.archive);
+  const auto first = apache::shared_archive(read, "A.BIN");
+  const auto again = apache::shared_archive(read, "A.BIN");
+  CHECK(again.get() == first.get());
+  CHECK(first->populated() == 2);
+  REQUIRE(first->record(1) != nullptr);
+  CHECK(first->record(1)->header.name == "citblkd0");
+  // Another read of equal bytes, or the same bytes under another name (which its messages
+  // carry), is parsed again.
+  const SharedBytes other_read(f.assembled.archive);
+  const auto other = apache::shared_archive(other_read, "A.BIN");
+  CHECK(other.get() != first.get());
+  CHECK(other->populated() == 2);
+  const auto renamed = apache::shared_archive(other_read, "B.BIN");
+  CHECK(renamed.get() != other.get());
+  CHECK(renamed->source() == "B.BIN");
+  // Each keeps its bytes: the first archive still reads its records after the others.
+  CHECK(first->record(1)->header.name == "citblkd0");
+  CHECK(first->bytes().data() == read.data());
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/file_io.h"
+#include "interp/common/json_text.h"
 #include "interp/common/registry.h"
 #include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
@@ -291,4 +292,36 @@ TEST_CASE("a pattern's container is read once: every member's run gets the batch
       shapevm::tools::expand_inputs({kExamples + "jet.SH", kExamples + "tank.SH"}, "");
   REQUIRE(plain.size() == 2);
   CHECK(plain[0].container.empty());
+}
+
+TEST_CASE("every member of a container through a pattern is described as when named alone") {
+  // The batch shares one read of the container, its parsed archive and its recognition between
+  // the members' runs; each member must still be its own.
+  const ScratchDir dir;
+  const std::vector<std::string> containers = {
+      SHAPEVM_EXAMPLES_BUILD_DIR "/apache/vehicle/3DOBJS.BIN",
+      SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/units.LIB", awkward_library(dir).string()};
+  for (const std::string& container : containers) {
+    CAPTURE(container);
+    const CliResult listed =
+        run_cli("render " + q(container + ":*") + " -o " + q(dir / "frames") + " --force");
+    REQUIRE(listed.exit_code == 0);
+    const CliResult batch = run_cli("info --json " + q(container + ":*"));
+    REQUIRE(batch.exit_code == 0);
+    std::string alone;
+    size_t members = 0;
+    for (size_t at = 0; at < listed.out.size();) {
+      const size_t end = listed.out.find('\n', at);
+      const std::string line = listed.out.substr(at, end - at);
+      at = end + 1;
+      const std::string spec = line.substr(0, line.find(" -> "));
+      const CliResult one = run_cli("info --json " + q(spec));
+      REQUIRE(one.exit_code == 0);
+      // Alone, the JSON is indented; in a batch, one line.
+      alone += shapevm::dump_json(nlohmann::json::parse(one.out), -1) + "\n";
+      ++members;
+    }
+    CHECK(members >= 2);
+    CHECK(batch.out == alone);
+  }
 }
