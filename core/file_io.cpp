@@ -121,15 +121,24 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path) {
 
 SharedBytes read_file_shared(const std::filesystem::path& path) {
   SharedReads& reads = shared_reads();
-  const std::string key = path.string();
-  struct stat info {};
-  if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
-    const std::lock_guard<std::mutex> held(reads.lock);
-    const auto found = reads.entries.find(key);
-    if (found != reads.entries.end() && found->second.identity == identity_of(info)) {
-      if (std::shared_ptr<const uint8_t[]> bytes = found->second.bytes.lock())
-        return SharedBytes(bytes, std::span<const uint8_t>(bytes.get(), found->second.size));
+  std::string key = path.string();
+  {
+    // Only a read still held is worth the stat that tells whether the file is unchanged (a run
+    // over a corpus reads each file once).
+    std::shared_ptr<const uint8_t[]> bytes;
+    SharedReads::Entry entry;
+    {
+      const std::lock_guard<std::mutex> held(reads.lock);
+      const auto found = reads.entries.find(key);
+      if (found != reads.entries.end()) {
+        entry = found->second;
+        bytes = entry.bytes.lock();
+      }
     }
+    struct stat info {};
+    if (bytes && ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        entry.identity == identity_of(info))
+      return SharedBytes(bytes, std::span<const uint8_t>(bytes.get(), entry.size));
   }
   // Read afresh into a buffer left uninitialised (every byte is read into it): zeroing a large
   // container first cost as much as reading it. Allocated apart from the shared count (not
@@ -143,7 +152,7 @@ SharedBytes read_file_shared(const std::filesystem::path& path) {
   });
   const std::lock_guard<std::mutex> held(reads.lock);
   std::erase_if(reads.entries, [](const auto& entry) { return entry.second.bytes.expired(); });
-  reads.entries[key] = {identity, bytes, size};
+  reads.entries.insert_or_assign(std::move(key), SharedReads::Entry{identity, bytes, size});
   const std::span<const uint8_t> view(bytes.get(), size);
   return SharedBytes(std::move(bytes), view);
 }
