@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "core/input_error.h"
@@ -224,7 +225,13 @@ std::vector<int> run_batch_parallel(const std::vector<BatchInput>& inputs,
     }
   };
   std::vector<std::thread> helpers;
-  for (size_t t = 1; t < std::min<size_t>(jobs, count); ++t) helpers.emplace_back(work);
+  for (size_t t = 1; t < std::min<size_t>(jobs, count); ++t) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // the system gives no more threads (a process limit): run on those there are
+    }
+  }
   work();
   for (auto& helper : helpers) helper.join();
   if (failure) std::rethrow_exception(failure);
