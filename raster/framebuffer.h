@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "core/aligned_allocator.h"
+#include "raster/frame_allocator.h"
 
 namespace shapevm::raster {
 
@@ -96,8 +96,9 @@ class Framebuffer {
 
   int width_;
   int height_;
-  // Cache-line aligned: clears and fills write whole rows with 64-byte stores.
-  std::vector<uint8_t, core::AlignedAllocator<uint8_t, 64>> pixels_;
+  // Cache-line aligned: clears and fills write whole rows with 64-byte stores. A freed frame's
+  // block is kept for the next frame (raster/frame_allocator.h).
+  std::vector<uint8_t, FrameAllocator<uint8_t>> pixels_;
   // Outside rows [dirty_top_, dirty_bottom_) every pixel still holds cleared_ (the last fill).
   uint8_t cleared_ = 0;
   int dirty_top_ = 0;

@@ -1,0 +1,59 @@
+// The allocator of frame pixels: 64-byte aligned (core/aligned_allocator.h), and each thread keeps
+// the last large block it freed for the next frame of the same size.
+//
+// Why: a run over many shapes frees a frame and then allocates small, long-lived things (a
+// regress case's error message, say) that glibc places in the space just freed; the next frame
+// no longer fits there and extends the heap. `regress` over 1,300 cases whose captures did not
+// exist yet peaked at 230-264 MB with a live heap under 7 MB. A kept block never becomes such
+// space.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+namespace shapevm::raster {
+
+inline constexpr size_t kFrameAlignment = 64;
+// Blocks below this go straight back to the heap: small frames do not fragment it.
+inline constexpr size_t kKeptFrameMinBytes = 64 * 1024;
+
+// The calling thread's kept block if it is `bytes` long (and then no longer kept), else nullptr.
+void* take_kept_frame_block(size_t bytes);
+// Keeps `block` (`bytes` long, from ::operator new with kFrameAlignment) for the calling thread,
+// freeing the block kept before; frees it at once when the thread is ending.
+void keep_frame_block(void* block, size_t bytes);
+
+template <typename T>
+struct FrameAllocator {
+  using value_type = T;
+  template <typename U>
+  struct rebind {
+    using other = FrameAllocator<U>;
+  };
+
+  FrameAllocator() = default;
+  template <typename U>
+  FrameAllocator(const FrameAllocator<U>&) {}  // NOLINT: rebinding is implicit
+
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes >= kKeptFrameMinBytes)
+      if (void* kept = take_kept_frame_block(bytes)) return static_cast<T*>(kept);
+    return static_cast<T*>(::operator new(bytes, std::align_val_t(kFrameAlignment)));
+  }
+  void deallocate(T* p, size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes >= kKeptFrameMinBytes) {
+      keep_frame_block(p, bytes);
+      return;
+    }
+    ::operator delete(p, std::align_val_t(kFrameAlignment));
+  }
+  template <typename U>
+  bool operator==(const FrameAllocator<U>&) const {
+    return true;
+  }
+};
+
+}  // namespace shapevm::raster
