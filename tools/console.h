@@ -22,7 +22,6 @@ class Transcript {
   // Prints what was held to stdout and stderr as console_out/console_err would have, then
   // forgets it. Throws std::system_error when stdout refuses a write (a full disk, a closed pipe).
   void replay();
-  bool empty() const { return pieces_.empty(); }
 
  private:
   std::vector<std::pair<ConsoleStream, std::string>>

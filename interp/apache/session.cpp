@@ -37,14 +37,14 @@ std::string beside(const std::string& archive, const char* name) {
 
 Session::Session(std::string path, SharedBytes bytes, std::optional<std::string> member,
                  const std::string& palette, const std::string& textures)
-    : path_(std::move(path)), bytes_(std::move(bytes)) {
+    : path_(std::move(path)), archive_(shared_archive(bytes, path_)) {
   open(std::move(member), std::nullopt, palette.empty() ? beside(path_, "3DPAL.RGB") : palette,
        std::nullopt, textures.empty() ? beside(path_, "OBJTEXT.BIN") : textures);
 }
 
 Session::Session(std::string source, AssembledArchive assembled, std::optional<std::string> member,
                  const std::string& palette, const std::string& textures)
-    : path_(std::move(source)), bytes_(std::move(assembled.archive)) {
+    : path_(std::move(source)), archive_(shared_archive(std::move(assembled.archive), path_)) {
   std::optional<std::vector<uint8_t>> palette_bytes, texture_bytes;
   if (palette.empty()) palette_bytes = std::move(assembled.palette);
   if (textures.empty()) texture_bytes = std::move(assembled.textures);
@@ -56,7 +56,6 @@ void Session::open(std::optional<std::string> member,
                    const std::string& palette_path,
                    std::optional<std::vector<uint8_t>> texture_bytes,
                    const std::string& texture_path) {
-  archive_ = shared_archive(bytes_, path_);
   if (member) record_ = resolve_record(*archive_, *member);
   if (palette_bytes) {
     tables_ = build_shading_tables(read_3dpal(*palette_bytes, "3DPAL.RGB"));

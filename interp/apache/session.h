@@ -40,7 +40,7 @@ class Session {
   // unless `palette` / `textures` name files.
   Session(std::string source, AssembledArchive assembled, std::optional<std::string> member,
           const std::string& palette = "", const std::string& textures = "");
-  // The archive keeps a view of the bytes held here: a session never moves.
+  // The textures keep a view of the bytes held here: a session never moves.
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -68,8 +68,8 @@ class Session {
             const std::string& texture_path);
 
   std::string path_;
-  SharedBytes bytes_;
-  std::shared_ptr<const Archive> archive_;  // shared with other sessions on the same bytes
+  // Holds the bytes read; shared with other sessions on the same bytes (archive_cache.h).
+  std::shared_ptr<const Archive> archive_;
   std::optional<uint32_t> record_;
   std::vector<uint8_t> texture_bytes_;
   std::optional<TextureArchive> textures_;
