@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -18,6 +17,7 @@
 #include <thread>
 
 #include "core/input_error.h"
+#include "core/read_buffer.h"
 
 namespace shapevm {
 
@@ -142,11 +142,12 @@ SharedBytes read_file_shared(const std::filesystem::path& path) {
   }
   // Read afresh into a buffer left uninitialised (every byte is read into it): zeroing a large
   // container first cost as much as reading it. Allocated apart from the shared count (not
-  // make_shared), so that the weak entry left here frees no later than its last holder does.
+  // make_shared), so that the weak entry left here frees no later than its last holder does; a
+  // large one in huge pages (core/read_buffer.h).
   std::shared_ptr<uint8_t[]> bytes;
   size_t size = 0;
   const FileIdentity identity = read_whole_file(path, [&](size_t n) {
-    bytes = std::shared_ptr<uint8_t[]>(new uint8_t[std::max<size_t>(n, 1)]);
+    bytes = core::allocate_read_buffer(n);
     size = n;
     return bytes.get();
   });
