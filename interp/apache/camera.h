@@ -3,6 +3,7 @@
 // integer so frames are identical on every machine.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -24,8 +25,20 @@ struct CameraSpec {
 struct View {
   std::array<int32_t, 3> right{}, up{}, forward{};  // Q15 unit vectors
   std::array<int64_t, 3> eye{};                     // camera position, model units
-  // x right, y up, z toward the viewer (events.h ViewPoint), in model units.
-  ViewPoint to_view(const std::array<int64_t, 3>& world) const;
+  // x right, y up, z toward the viewer (events.h ViewPoint), in model units. Inline: a run turns
+  // every vertex of every model it draws, and the call was a seventh of a run's time.
+  [[gnu::always_inline]] ViewPoint to_view(const std::array<int64_t, 3>& world) const {
+    const int64_t dx = world[0] - eye[0], dy = world[1] - eye[1], dz = world[2] - eye[2];
+    auto dot = [&](const std::array<int32_t, 3>& a) {
+      return (dx * a[0] + dy * a[1] + dz * a[2]) >> 15;
+    };
+    // Symmetric saturation: view coordinates are negated downstream (depth = -z), so INT32_MIN
+    // is never produced.
+    auto saturate = [](int64_t v) {
+      return static_cast<int32_t>(std::clamp<int64_t>(v, -INT32_MAX, INT32_MAX));
+    };
+    return {saturate(dot(right)), saturate(dot(up)), saturate(-dot(forward))};
+  }
 };
 
 // A view orbiting `target` at the spec's distance, heading and pitch.
