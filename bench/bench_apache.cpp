@@ -3,6 +3,8 @@
 //  - records rendered per second (default state, 640x480, shadows on);
 //  - ns per executed opcode when only faces are consumed (the interpreter alone);
 //  - ns per executed opcode with every event built (a trace-like sink);
+//  - ns per executed opcode of one record run again and again (the viewer's and debugger's case),
+//    and of each record's first run in an interpreter of its own (a batch's case);
 //  - a run's setup apart from its cost per opcode.
 #include <benchmark/benchmark.h>
 
@@ -108,6 +110,53 @@ void BM_ApacheInterpretAllEvents(benchmark::State& state) {
 }
 BENCHMARK(BM_ApacheInterpretFacesOnly)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ApacheInterpretAllEvents)->Unit(benchmark::kMillisecond);
+
+// Every record run once by an interpreter of its own, as a batch over an archive's records runs
+// them (one program, so one interpreter, per record): the interpreter's first run, geometry read
+// and instructions decoded included.
+void BM_ApacheInterpretFirstRuns(benchmark::State& state) {
+  const Corpus& c = corpus();
+  apache::RunState s;
+  s.anim = 0x13;
+  uint64_t ops = 0;
+  for (auto _ : state) {
+    for (const auto& rec : c.archive->records()) {
+      apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
+      FaceCounter sink;
+      ops += interp.run(rec.index, s, sink).ops;
+      benchmark::DoNotOptimize(sink);
+    }
+  }
+  state.counters["time_per_op"] = benchmark::Counter(
+      static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ApacheInterpretFirstRuns)->Unit(benchmark::kMillisecond);
+
+// One record run again and again, as the viewer redraws it each frame and the debugger re-runs it
+// to step back: the record of the corpus that executes the most opcodes, faces only.
+void BM_ApacheInterpretOneRecordAgain(benchmark::State& state) {
+  const Corpus& c = corpus();
+  apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
+  apache::RunState s;
+  s.anim = 0x13;
+  uint32_t busiest = 0;
+  uint64_t most = 0;
+  for (const auto& rec : c.archive->records()) {
+    FaceCounter sink;
+    const uint64_t ops = interp.run(rec.index, s, sink).ops;
+    if (ops > most) most = ops, busiest = rec.index;
+  }
+  uint64_t ops = 0;
+  for (auto _ : state) {
+    FaceCounter sink;
+    ops += interp.run(busiest, s, sink).ops;
+    benchmark::DoNotOptimize(sink);
+  }
+  state.counters["time_per_op"] = benchmark::Counter(
+      static_cast<double>(ops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ops_per_run"] = static_cast<double>(most);
+}
+BENCHMARK(BM_ApacheInterpretOneRecordAgain)->Unit(benchmark::kMicrosecond);
 
 // A run's fixed cost (the record's setup before its first opcode) apart from its cost per
 // executed opcode, without a hook inside the interpreter: each record is timed on its own (the

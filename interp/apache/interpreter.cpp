@@ -10,6 +10,7 @@
 
 #include "core/input_error.h"
 #include "interp/apache/branch_kinds.h"
+#include "interp/apache/decoded_instructions.h"
 #include "interp/apache/pause.h"
 #include "interp/apache/shadow.h"
 #include "interp/apache/winding.h"
@@ -172,7 +173,11 @@ struct Interpreter::Impl {
   int64_t shadow_plane = 0;
   std::array<int32_t, 3> sun{};  // the light normalised to 127 (bounded products when projecting)
   std::array<int32_t, 3> world_light{};  // the state's light normalised to 127, once per run
-  std::deque<Instruction> instructions;  // one per depth, reused (a deque keeps references)
+  // Every instruction run so far, decoded once, per secondary-length reading; `decoded` is the
+  // run's. `running[depth]` is the instruction executing at each depth (its branches' links).
+  std::array<DecodedInstructions, 2> decoded_by_reading;
+  DecodedInstructions* decoded = nullptr;
+  std::vector<DecodedInstruction*> running;
   // texture_name per (slot, masked), built once: face events refer to them.
   std::unordered_map<uint32_t, std::string> texture_names;
   std::vector<FaceCorner> corners;
@@ -199,7 +204,12 @@ struct Interpreter::Impl {
   std::deque<Model> models;
 
   Impl(const Archive& a, const ShadingTables& t, const TextureArchive* x)
-      : archive(a), tables(t), textures(x) {}
+      : archive(a),
+        tables(t),
+        textures(x),
+        decoded_by_reading{
+            DecodedInstructions(a.bytes(), a.source(), SecondaryLength::kWhole),
+            DecodedInstructions(a.bytes(), a.source(), SecondaryLength::kAfterItself)} {}
 
   const ModelGeometry& geometry_of(const ModelRecord& rec) {
     if (geometry.size() <= rec.index) geometry.resize(size_t{rec.index} + 1);
@@ -224,9 +234,9 @@ struct Interpreter::Impl {
                           m.transform.translation == Transform{}.translation;
     for (size_t i = 0; i < local.size(); ++i) {
       // The root instance's transform is the identity, under which apply is exact: skip it.
-      std::array<int64_t, 3> world = identity ? std::array<int64_t, 3>{local[i][0], local[i][1],
-                                                                       local[i][2]}
-                                              : m.transform.apply(local[i]);
+      std::array<int64_t, 3> world =
+          identity ? std::array<int64_t, 3>{local[i][0], local[i][1], local[i][2]}
+                   : m.transform.apply(local[i]);
       if (shadow_pass) {
         if (auto flat = project_onto_plane(world, sun, shadow_plane)) world = *flat;
       }
@@ -507,12 +517,19 @@ struct Interpreter::Impl {
 
   void execute(Model& m, uint32_t start, uint32_t depth) {
     if (depth > state->depth_limit) throw Stop{"budget: depth", start};
-    if (instructions.size() <= depth) instructions.resize(depth + 1);
+    if (running.size() <= depth) running.resize(size_t{depth} + 1);
     uint32_t pc = start;
+    DecodedInstruction* at = nullptr;
     while (true) {
       if (result.ops >= state->step_limit) throw Stop{"budget: steps", pc};
-      Instruction& ins = instructions[depth];
-      decode_instruction(archive.bytes(), pc, archive.source(), ins, state->secondary_length);
+      if (at == nullptr)
+        at = depth == 0 || running[depth - 1] == nullptr
+                 ? &decoded->at(pc, depth)
+                 : &decoded->called(*running[depth - 1], pc, depth);
+      else
+        at = &decoded->after(*at, pc, depth);
+      running[depth] = at;
+      const Instruction& ins = at->ins;
       if (want_ops) observe_op(m, ins, depth);
       ++result.ops;
       if (!(this->*kHandlers[ins.op])(m, ins, depth, pc)) return;
@@ -677,6 +694,8 @@ struct Interpreter::Impl {
     state = &s;
     sink = &out;
     pause = handler;
+    decoded = &decoded_by_reading[s.secondary_length == SecondaryLength::kWhole ? 0 : 1];
+    decoded->begin_run();
     frames.clear();
     sink_ops = out.wants_ops();
     want_ops = sink_ops || pause != nullptr;
