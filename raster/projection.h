@@ -39,6 +39,7 @@ struct Projection {
   Fixed centre_x = to_fixed(320);
   Fixed centre_y = to_fixed(240);
   int32_t near_z = 1;  // view units; points with z < near_z are behind the near plane (>= 1)
+  bool operator==(const Projection&) const = default;
 };
 
 // A projection for a width x height screen with the view axis at its centre and a horizontal field

@@ -39,6 +39,7 @@ struct View {
     };
     return {saturate(dot(right)), saturate(dot(up)), saturate(-dot(forward))};
   }
+  bool operator==(const View&) const = default;
 };
 
 // A view orbiting `target` at the spec's distance, heading and pitch.

@@ -198,6 +198,52 @@ struct Interpreter::Impl {
     std::array<int32_t, 3> light{};  // toward the light, model axes, length 127
     int32_t winding = 0;             // the last winding result (signed high word)
   };
+  // What placing a model depends on besides its vertices. The same inputs give the same view and
+  // screen positions and the same light, which a later run takes from `placed` instead of placing
+  // the model again.
+  struct PlacementInputs {
+    const ModelGeometry* geometry = nullptr;
+    Transform transform;
+    bool shadow_pass = false;
+    std::array<int32_t, 3> sun{};  // with shadow_plane, only in the shadow pass
+    int64_t shadow_plane = 0;
+    View view;
+    raster::Projection projection;
+    int32_t near_z = 0;
+    std::array<int32_t, 3> world_light{};
+    bool operator==(const PlacementInputs&) const = default;
+  };
+  struct Placement {
+    PlacementInputs inputs;
+    std::vector<ViewPoint> view;
+    std::vector<std::array<int32_t, 2>> screen;
+    std::array<int32_t, 3> light{};
+  };
+  // The last run's placements in the order it made them (the n-th model it drew, shadow pass
+  // first), kept from an interpreter's second run on and at most kPlacementsKept of them. A run
+  // in the same view and light (the debugger re-running a record to step back, a regress manifest
+  // of one record in many animation states) places each model as the run before did: recalling
+  // its positions saves transforming every vertex again, about half of such a run's time.
+  // Placements are compared and kept only in a steady run: one of the same record in the same
+  // view, frame and light as the run before. Otherwise (a batch going from record to record, the
+  // viewer turning the camera) nothing would be recalled, and comparing and keeping cost a sixth
+  // more per opcode.
+  static constexpr size_t kPlacementsKept = 1024;
+  struct RunInputs {
+    uint32_t record = 0;
+    View view;
+    raster::Projection projection;
+    int32_t near_z = 0;
+    std::array<int32_t, 3> light{};
+    bool shadows = false;
+    bool operator==(const RunInputs&) const = default;
+  };
+  std::vector<Placement> placed;
+  uint32_t placements = 0;  // this run's so far
+  uint64_t runs = 0;
+  RunInputs last_run;
+  bool steady = false;
+
   // One per depth, reused across runs so placing a model allocates nothing once warm: the models
   // being drawn at one time are at strictly increasing depths (an attachment is drawn one deeper
   // than the instruction that attaches it). A deque keeps references as it grows.
@@ -256,6 +302,31 @@ struct Interpreter::Impl {
       model_light[col] = sum;
     }
     m.light = unit127(model_light);
+  }
+
+  // place(), or the same placement the last run made at this point when its inputs are equal.
+  void place_or_recall(Model& m) {
+    const uint32_t ordinal = placements++;
+    if (!steady || ordinal >= kPlacementsKept) {
+      place(m);
+      return;
+    }
+    PlacementInputs inputs{m.geometry, m.transform, shadow_pass,   {},         0,
+                           view,       projection,  state->near_z, world_light};
+    if (shadow_pass) {
+      inputs.sun = sun;
+      inputs.shadow_plane = shadow_plane;
+    }
+    if (ordinal < placed.size() && placed[ordinal].inputs == inputs) {
+      const Placement& p = placed[ordinal];
+      m.view = p.view;
+      m.screen = p.screen;
+      m.light = p.light;
+      return;
+    }
+    place(m);
+    if (placed.size() <= ordinal) placed.resize(size_t{ordinal} + 1);
+    placed[ordinal] = {inputs, m.view, m.screen, m.light};
   }
 
   uint8_t vertex_index(const Model& m, const Packet& p, size_t i, uint32_t byte_offset) const {
@@ -671,7 +742,7 @@ struct Interpreter::Impl {
     m.transform = transform;
     m.light = {};
     m.winding = 0;
-    place(m);
+    place_or_recall(m);
     if (!rec.header.has(kProgram)) {
       diagnose(rec.offset + 0x3c, DiagnosticLevel::kInfo,
                fmt::format("record {} has no face drawing program", rec.index));
@@ -696,6 +767,8 @@ struct Interpreter::Impl {
     pause = handler;
     decoded = &decoded_by_reading[s.secondary_length == SecondaryLength::kWhole ? 0 : 1];
     decoded->begin_run();
+    ++runs;
+    placements = 0;
     frames.clear();
     sink_ops = out.wants_ops();
     want_ops = sink_ops || pause != nullptr;
@@ -721,6 +794,9 @@ struct Interpreter::Impl {
                               (int64_t{b[4]} + b[5]) / 2});
     projection = raster::make_projection(s.width, s.height, s.focal_pixels, s.near_z);
     world_light = unit127({s.light[0], s.light[1], s.light[2]});
+    const RunInputs inputs{index, view, projection, s.near_z, s.light, s.shadows};
+    steady = runs > 1 && inputs == last_run;
+    last_run = inputs;
     try {
       if (s.shadows && rec.header.casts_shadow()) {
         shadow_pass = true;

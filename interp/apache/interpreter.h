@@ -44,6 +44,7 @@ struct Transform {
   std::array<int64_t, 3> translation{};
   std::array<int64_t, 3> apply(const Vec3& v) const;
   Transform then(const Attachment& child) const;  // this ∘ child
+  bool operator==(const Transform&) const = default;
 };
 
 // One instance produced by constructing a record with its attachments (AP-09).

@@ -1,7 +1,8 @@
-// Instructions decoded once and kept between runs (interp/apache/decoded_instructions.h): one
-// interpreter running a record again and again, in changing states, must give each run exactly
-// what a fresh interpreter gives it (AP-10..AP-16, AP-21 as traced by each run), and decoding
-// errors are reported on every run that reaches them.
+// What an Apache interpreter keeps between runs: the instructions it decoded
+// (interp/apache/decoded_instructions.h) and the models it placed. One interpreter running a
+// record again and again, in changing states, must give each run exactly what a fresh interpreter
+// gives it (AP-10..AP-16, AP-21, AP-31 as traced by each run), and decoding errors are reported on
+// every run that reaches them.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -38,9 +39,15 @@ std::string transcript(const ApacheSink& sink) {
            std::to_string(b.taken) + " -> " + std::to_string(b.target) + "\n";
   for (const auto& c : sink.calls)
     out += "call " + std::to_string(c.offset) + " -> " + std::to_string(c.target) + "\n";
-  for (const auto& f : sink.faces)
+  for (const auto& f : sink.faces) {
     out += "face " + std::to_string(f.offset) + " " + std::to_string(f.color) + "/" +
-           std::to_string(f.color2) + "\n";
+           std::to_string(f.color2) + (f.shadow ? " shadow" : "") + " shade";
+    for (const int32_t row : f.shade) out += " " + std::to_string(row);
+    out += " at";
+    for (const auto& v : f.view)
+      out += " " + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z);
+    out += "\n";
+  }
   for (const auto& d : sink.diagnostics)
     out += "diagnostic " + std::to_string(d.offset) + " " + d.message + "\n";
   out += "end " + std::to_string(sink.end.offset) + " " + sink.end.reason + " " +
@@ -201,4 +208,76 @@ TEST_CASE("decoded instructions are kept from the second run on, and only up to 
   CHECK(scratch.ins.op == static_cast<uint8_t>(apache::Opcode::kReturn));
   CHECK(next.next == nullptr);
   CHECK(kept.size() == 2);
+}
+
+namespace {
+
+// A shadow caster whose program draws a fixed attachment or a gameplay slot by the animation
+// value, with a low-detail record one LOD step away. Record 2 fills the slot with other vertices.
+std::string placements_program() {
+  const std::string box = box_vertices();
+  return "model 0 caster\n  properties 1\n  lod 100000 next 3\n" + box +
+         "  normal 0 0 -127\n  attach 1 160 -320 0\n  attach 0 0 0 0\nprogram\n"
+         "  face shadedpolygon colour=10 normal=0 : 3 2 1 0\n"
+         "  ifmask 0x1 branch=kid continue=slot\nkid:\n  attached 0\n  ret\n"
+         "slot:\n  attached 1\n  face polygon colour=12 : 6 7 4 5\n  ret\nend\n"
+         "model 1 child\n" +
+         box + "program\n  face polygon colour=70 : 3 2 1 0\n  ret\nend\n" +
+         "model 2 other\n  vertex -90 0 -20\n  vertex 90 0 -20\n  vertex 90 40 -20\n"
+         "  vertex -90 40 -20\nprogram\n  face polygon colour=71 : 3 2 1 0\n  ret\nend\n"
+         "model 3 low\n  vertex -50 0 -50\n  vertex 50 0 -50\n  vertex 0 100 -50\nprogram\n"
+         "  face polygon colour=80 : 2 1 0\n  ret\nend\n";
+}
+
+}  // namespace
+
+TEST_CASE("AP-16 AP-31 AP-34 a placement is recalled only when everything it depends on is equal") {
+  const ApacheFixture f(placements_program());
+  // One camera throughout, so runs of the same record in the same light are steady and recall
+  // the run before's placements; what changes is what is placed where, and the shadow's plane.
+  std::vector<apache::RunState> states;
+  // The animation value varies fastest: record 1 is placed by the slot with one transform and by
+  // the fixed attachment with another, at the same point of the run.
+  for (const int slot : {-1, 1, 2}) {
+    for (const int lod : {0, 1}) {
+      for (const int ground : {0, -40}) {
+        for (const uint32_t anim : {0u, 1u}) {
+          apache::RunState s = view(0, anim);
+          s.camera = {6000, 30, 40};
+          s.shadows = true;
+          if (slot >= 0) s.slots[1] = static_cast<uint32_t>(slot);
+          if (lod > 0) s.lod = static_cast<uint32_t>(lod);
+          s.ground = ground;
+          states.push_back(s);
+        }
+      }
+    }
+  }
+  // The light moves once: a run in another light is not steady and places afresh.
+  apache::RunState lit = states.front();
+  lit.light = {-40, 90, 30};
+  states.push_back(lit);
+  states.push_back(lit);
+  std::vector<std::string> expected;
+  for (const auto& s : states) expected.push_back(fresh_run(f, 0, s));
+  CHECK(expected[0] != expected[1]);   // anim bit 0 draws the fixed attachment
+  CHECK(expected[0] != expected[2]);   // the ground moves the shadow
+  CHECK(expected[0] != expected[4]);   // the LOD step draws record 3
+  CHECK(expected[0] != expected[8]);   // the slot holds record 1
+  CHECK(expected[8] != expected[9]);   // record 1 by the slot, then by the fixed attachment
+  CHECK(expected[0] != expected[24]);  // the light turns the shading and the shadow
+
+  apache::Interpreter interp(f.archive, f.tables, nullptr);
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    // Each state twice in a row (the second run recalls what the first placed), forward then in
+    // reverse, so each placement is also tried against those of a different state.
+    for (size_t k = 0; k < 2 * states.size(); ++k) {
+      const size_t i = round == 0 ? k / 2 : states.size() - 1 - k / 2;
+      CAPTURE(i);
+      ApacheSink sink;
+      interp.run(0, states[i], sink);
+      CHECK(transcript(sink) == expected[i]);
+    }
+  }
 }
