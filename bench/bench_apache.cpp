@@ -42,6 +42,13 @@ const Corpus& corpus() {
   return c;
 }
 
+// The state every benchmark runs: the defaults, with animation bits that take branches both ways.
+apache::RunState bench_state() {
+  apache::RunState s;
+  s.anim = 0x13;
+  return s;
+}
+
 struct FaceCounter : EventSink {
   uint64_t faces = 0;
   bool wants_control() const override { return false; }
@@ -64,8 +71,7 @@ void BM_ApacheRenderArchive(benchmark::State& state) {
     textures.push_back(apache::to_raster_texture(t, false));
   raster::Framebuffer frame(640, 480);
   apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
-  apache::RunState s;
-  s.anim = 0x13;
+  const apache::RunState s = bench_state();
   uint64_t records = 0, faces = 0;
   for (auto _ : state) {
     for (const auto& rec : c.archive->records()) {
@@ -93,8 +99,7 @@ template <typename Sink>
 void run_all(benchmark::State& state) {
   const Corpus& c = corpus();
   apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
-  apache::RunState s;
-  s.anim = 0x13;
+  const apache::RunState s = bench_state();
   uint64_t ops = 0;
   for (auto _ : state) {
     for (const auto& rec : c.archive->records()) {
@@ -121,8 +126,7 @@ BENCHMARK(BM_ApacheInterpretAllEvents)->Unit(benchmark::kMillisecond);
 // and instructions decoded included.
 void BM_ApacheInterpretFirstRuns(benchmark::State& state) {
   const Corpus& c = corpus();
-  apache::RunState s;
-  s.anim = 0x13;
+  const apache::RunState s = bench_state();
   uint64_t ops = 0;
   for (auto _ : state) {
     for (const auto& rec : c.archive->records()) {
@@ -141,8 +145,7 @@ BENCHMARK(BM_ApacheInterpretFirstRuns)->Unit(benchmark::kMillisecond);
 void BM_ApacheInterpretOneRecordAgain(benchmark::State& state) {
   const Corpus& c = corpus();
   apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
-  apache::RunState s;
-  s.anim = 0x13;
+  const apache::RunState s = bench_state();
   uint32_t busiest = 0;
   uint64_t most = 0;
   for (const auto& rec : c.archive->records()) {
@@ -168,8 +171,7 @@ BENCHMARK(BM_ApacheInterpretOneRecordAgain)->Unit(benchmark::kMicrosecond);
 void BM_ApacheSetupAndOpcode(benchmark::State& state) {
   const Corpus& c = corpus();
   apache::Interpreter interp(*c.archive, c.tables, c.textures.get());
-  apache::RunState s;
-  s.anim = 0x13;
+  const apache::RunState s = bench_state();
   constexpr int kRunsPerRecord = 8;
   std::vector<double> ops_of, ns_of;
   for (auto _ : state) {

@@ -72,7 +72,6 @@ class DecodedInstructions {
   // Called as a run starts: from the second run on, instructions are kept.
   void begin_run() { keeping_ = runs_++ > 0; }
 
-  SecondaryLength reading() const { return reading_; }
   size_t size() const { return kept_.size(); }
 
  private:
@@ -85,7 +84,8 @@ class DecodedInstructions {
   // Nodes of an unordered_map keep their address when it grows: references handed out stay valid
   // while the recursion of calls holds them.
   std::unordered_map<uint32_t, DecodedInstruction> kept_;
-  std::deque<DecodedInstruction> scratch_;  // one per depth, once kMaxKept is reached
+  // One per depth: the first run's instructions, and any past max_kept_.
+  std::deque<DecodedInstruction> scratch_;
 };
 
 }  // namespace shapevm::apache

@@ -198,19 +198,15 @@ struct Interpreter::Impl {
     std::array<int32_t, 3> light{};  // toward the light, model axes, length 127
     int32_t winding = 0;             // the last winding result (signed high word)
   };
-  // What placing a model depends on besides its vertices. The same inputs give the same view and
-  // screen positions and the same light, which a later run takes from `placed` instead of placing
-  // the model again.
+  // What placing a model depends on besides its vertices and the run's inputs (RunInputs, which
+  // are the same for every kept placement). The same inputs give the same view and screen
+  // positions and the same light, which a later run takes from `placed` instead of placing the
+  // model again.
   struct PlacementInputs {
     const ModelGeometry* geometry = nullptr;
     Transform transform;
     bool shadow_pass = false;
-    std::array<int32_t, 3> sun{};  // with shadow_plane, only in the shadow pass
-    int64_t shadow_plane = 0;
-    View view;
-    raster::Projection projection;
-    int32_t near_z = 0;
-    std::array<int32_t, 3> world_light{};
+    int64_t shadow_plane = 0;  // in the shadow pass (the state's ground, cloud or receiver)
     bool operator==(const PlacementInputs&) const = default;
   };
   struct Placement {
@@ -227,7 +223,8 @@ struct Interpreter::Impl {
   // Placements are compared and kept only in a steady run: one of the same record in the same
   // view, frame and light as the run before. Otherwise (a batch going from record to record, the
   // viewer turning the camera) nothing would be recalled, and comparing and keeping cost a sixth
-  // more per opcode.
+  // more per opcode; a run that is not steady drops what was kept, so every kept placement was
+  // made with this run's RunInputs.
   static constexpr size_t kPlacementsKept = 1024;
   struct RunInputs {
     uint32_t record = 0;
@@ -240,8 +237,7 @@ struct Interpreter::Impl {
   };
   std::vector<Placement> placed;
   uint32_t placements = 0;  // this run's so far
-  uint64_t runs = 0;
-  RunInputs last_run;
+  std::optional<RunInputs> last_run;
   bool steady = false;
 
   // One per depth, reused across runs so placing a model allocates nothing once warm: the models
@@ -276,8 +272,7 @@ struct Interpreter::Impl {
     m.view.resize(local.size());
     m.screen.resize(local.size());
     const int64_t near_plane = std::max(projection.near_z, 1);
-    const bool identity = m.transform.rotation == Transform{}.rotation &&
-                          m.transform.translation == Transform{}.translation;
+    const bool identity = m.transform == Transform{};
     for (size_t i = 0; i < local.size(); ++i) {
       // The root instance's transform is the identity, under which apply is exact: skip it.
       std::array<int64_t, 3> world =
@@ -311,12 +306,8 @@ struct Interpreter::Impl {
       place(m);
       return;
     }
-    PlacementInputs inputs{m.geometry, m.transform, shadow_pass,   {},         0,
-                           view,       projection,  state->near_z, world_light};
-    if (shadow_pass) {
-      inputs.sun = sun;
-      inputs.shadow_plane = shadow_plane;
-    }
+    const PlacementInputs inputs{m.geometry, m.transform, shadow_pass,
+                                 shadow_pass ? shadow_plane : 0};
     if (ordinal < placed.size() && placed[ordinal].inputs == inputs) {
       const Placement& p = placed[ordinal];
       m.view = p.view;
@@ -767,7 +758,6 @@ struct Interpreter::Impl {
     pause = handler;
     decoded = &decoded_by_reading[s.secondary_length == SecondaryLength::kWhole ? 0 : 1];
     decoded->begin_run();
-    ++runs;
     placements = 0;
     frames.clear();
     sink_ops = out.wants_ops();
@@ -795,7 +785,8 @@ struct Interpreter::Impl {
     projection = raster::make_projection(s.width, s.height, s.focal_pixels, s.near_z);
     world_light = unit127({s.light[0], s.light[1], s.light[2]});
     const RunInputs inputs{index, view, projection, s.near_z, s.light, s.shadows};
-    steady = runs > 1 && inputs == last_run;
+    steady = last_run == inputs;
+    if (!steady) placed.clear();
     last_run = inputs;
     try {
       if (s.shadows && rec.header.casts_shadow()) {
