@@ -41,7 +41,7 @@ int64_t build_ylr(std::span<const ScreenVertex> polygon, int64_t row_begin, int6
     const auto edge_index = static_cast<int32_t>(work.edges.size());
     work.edges.push_back(edge);
 
-    EdgeStepper x(top, bottom, edge_first);
+    EdgeStepper x(top, bottom, edge_first, edge_end - edge_first);
     RowCrossings* crossings = work.rows.data() + (edge_first - first_row);
     for (int64_t row = edge_first; row < edge_end; ++row, ++crossings, x.advance()) {
       // Strict comparisons: on a tie the earlier edge keeps the row, deterministically. Written

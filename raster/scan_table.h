@@ -3,6 +3,7 @@
 // both place edges identically. Internal to raster/.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -64,17 +65,23 @@ inline void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient,
 class EdgeStepper {
  public:
   EdgeStepper() = default;
-  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator)
+  // `stepped`: advance() will be called. Without it the step's division is left out: most edges
+  // of a small face cover one row, and that division was a tenth of such a face's fill.
+  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator,
+              bool stepped = true)
       : denominator_(denominator) {
     floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder_);
     value_ += start;
-    floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
-                 step_remainder_);
+    if (stepped) {
+      floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
+                   step_remainder_);
+    }
   }
-  // The edge from `top` to `bottom` (top.y < bottom.y), at `row`.
-  EdgeStepper(const ScreenVertex& top, const ScreenVertex& bottom, int64_t row)
+  // The edge from `top` to `bottom` (top.y < bottom.y), at `row`, for `rows` rows from there
+  // (advance() called rows - 1 times).
+  EdgeStepper(const ScreenVertex& top, const ScreenVertex& bottom, int64_t row, int64_t rows)
       : EdgeStepper(top.x, static_cast<int64_t>(bottom.x) - top.x, row * kFixedOne - top.y,
-                    static_cast<int64_t>(bottom.y) - top.y) {}
+                    static_cast<int64_t>(bottom.y) - top.y, rows > 1) {}
   int64_t value() const { return value_; }
   void advance() {
     // Without a branch: whether the remainder carries follows the edge's slope, a pattern the
@@ -117,7 +124,7 @@ class ChainWalker {
       const size_t next = step(current_);
       const int64_t next_row = fixed_ceil64(polygon_[next].y);
       if (next_row > row) {
-        x_ = EdgeStepper(polygon_[current_], polygon_[next], row);
+        x_ = EdgeStepper(polygon_[current_], polygon_[next], row, next_row - row);
         edge_end_ = next_row;
         return;
       }
@@ -154,10 +161,53 @@ class ChainWalker {
 // returns true; returns false without calling it when the polygon is not y-monotone (or has
 // fewer than three vertices), for build_ylr to handle. Before the first span, calls
 // rows(first_row, end_row) once with the rows the spans will cover.
+//
+// A triangle (nearly every face of a mesh) is always y-monotone when it covers more than one
+// y: it is walked by for_each_triangle_row, which finds the same edges for every row without the
+// turn count and the chain walk.
+template <typename SpanFn, typename RowsFn>
+bool for_each_triangle_row(std::span<const ScreenVertex> triangle, int64_t row_begin,
+                           int64_t row_end, SpanFn&& span, RowsFn&& rows) {
+  // top, middle, bottom by y. Ties may go either way: an edge between two vertices of one y
+  // covers no row, so either order gives the same edges for every row.
+  const ScreenVertex* top = &triangle[0];
+  const ScreenVertex* middle = &triangle[1];
+  const ScreenVertex* bottom = &triangle[2];
+  if (middle->y < top->y) std::swap(top, middle);
+  if (bottom->y < middle->y) std::swap(middle, bottom);
+  if (middle->y < top->y) std::swap(top, middle);
+  if (top->y == bottom->y) return false;  // all on one row: no row covered
+  const int64_t first_row = std::max(fixed_ceil64(top->y), row_begin);
+  const int64_t end_row = std::min(fixed_ceil64(bottom->y), row_end);
+  if (first_row >= end_row) return true;
+  rows(first_row, end_row);
+  // The long side, top to bottom, covers every row; the short side is top to middle, then
+  // middle to bottom.
+  EdgeStepper long_side(*top, *bottom, first_row, end_row - first_row);
+  const int64_t middle_row = std::clamp(fixed_ceil64(middle->y), first_row, end_row);
+  EdgeStepper short_side = first_row < middle_row
+                               ? EdgeStepper(*top, *middle, first_row, middle_row - first_row)
+                               : EdgeStepper(*middle, *bottom, first_row, end_row - first_row);
+  for (int64_t row = first_row;;) {
+    const int64_t xa = long_side.value();
+    const int64_t xb = short_side.value();
+    span(row, std::min(xa, xb), std::max(xa, xb));
+    if (++row == end_row) break;
+    long_side.advance();
+    if (row == middle_row) {
+      short_side = EdgeStepper(*middle, *bottom, row, end_row - row);
+    } else {
+      short_side.advance();
+    }
+  }
+  return true;
+}
+
 template <typename SpanFn, typename RowsFn>
 bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_begin,
                            int64_t row_end, SpanFn&& span, RowsFn&& rows) {
   const size_t n = polygon.size();
+  if (n == 3) return for_each_triangle_row(polygon, row_begin, row_end, span, rows);
   if (n < 3) return false;
   // Count the turns between going down and going up around the closed polygon, ignoring
   // horizontal edges: a y-monotone polygon turns exactly twice, at its top and at its bottom.

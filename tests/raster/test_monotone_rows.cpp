@@ -130,6 +130,55 @@ TEST_CASE("monotone rows: the walk gives the YLR table's crossings on every row"
   CHECK(declined_count > 1000);
 }
 
+// Triangles take their own walk (for_each_triangle_row): the long side and the two short ones.
+// Corners of every kind, y ties at the top and at the bottom, faces within one row, and clip rows
+// that cut the triangle above, below and between its corners.
+TEST_CASE("monotone rows: a triangle's walk gives the YLR table's crossings on every row") {
+  Lcg rng{2026};
+  int walked_count = 0;
+  int tied = 0;
+  int one_row = 0;
+  for (int i = 0; i < 30000; ++i) {
+    const int kind = rng.between(0, 4);
+    // kind 4: within two pixels, as most faces of a dense mesh are
+    const int low = kind == 4 ? 5 : -10;
+    const int high = kind == 4 ? 6 : 70;
+    std::vector<ScreenVertex> triangle;
+    for (int k = 0; k < 3; ++k) {
+      Fixed x = rng.between(low, high) * kFixedOne + rng.between(0, kFixedOne - 1);
+      Fixed y = rng.between(low, high) * kFixedOne;
+      if (kind == 1) y += rng.between(0, 1) * (kFixedOne / 2);
+      if (kind >= 2) y += rng.between(0, kFixedOne - 1);
+      if (kind == 3 && k > 0 && rng.between(0, 1) == 0) y = triangle[rng.between(0, k - 1)].y;
+      triangle.push_back(at(x, y));
+    }
+    const ClipRect clip = i % 2 == 0 ? ClipRect{-20, -20, 100, 100}
+                                     : ClipRect{-20, rng.between(low - 2, high + 2), 100,
+                                                rng.between(low - 2, high + 2)};
+    bool walked = false;
+    const auto rows = walked_rows(triangle, clip, walked);
+    const auto table = scanline_bounds(triangle, clip);
+    if (!walked) {
+      // Only a triangle on one y is declined; it covers no row.
+      CHECK(triangle[0].y == triangle[1].y);
+      CHECK(triangle[1].y == triangle[2].y);
+      CHECK(table.empty());
+      continue;
+    }
+    ++walked_count;
+    tied += triangle[0].y == triangle[1].y || triangle[1].y == triangle[2].y ||
+            triangle[0].y == triangle[2].y;
+    one_row += rows.size() == 1;
+    if (rows != table) {
+      CAPTURE(i);
+      CHECK(rows == table);
+    }
+  }
+  CHECK(walked_count > 25000);
+  CHECK(tied > 2500);
+  CHECK(one_row > 2000);
+}
+
 TEST_CASE("monotone rows: flat fills draw what the YLR table and the span rule give") {
   Lcg rng{777};
   for (int i = 0; i < 5000; ++i) {
