@@ -45,6 +45,9 @@ class FrameRenderer : public EventSink {
   const raster::DepthBuffer* depth() const { return depth_ ? &*depth_ : nullptr; }
 
  private:
+  // A plain one-colour polygon wholly in front of the near plane, drawn without the general
+  // path's copies; false (nothing done) for any other face.
+  bool draw_flat_in_front(const FaceEvent& e);
   void draw_open(const FaceEvent& e);  // polylines and point sets
   // The depth path: depth-tested frames, blended faces and fine texcoords.
   void draw_depth(const FaceEvent& e, const raster::Texture* texture);

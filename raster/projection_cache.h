@@ -24,8 +24,9 @@ class ProjectionCache {
 
   explicit ProjectionCache(const Projection& projection) : projection_(projection) {}
 
-  // As raster::project(projection, point, out).
-  bool project(const ViewVertex& point, ScreenVertex& out) {
+  // As raster::project(projection, point, out). Always inline: GCC kept it out of line in the
+  // renderer's flat path, and the call cost a twentieth of a 400-face frame.
+  [[gnu::always_inline]] bool project(const ViewVertex& point, ScreenVertex& out) {
     const size_t index = slot_of(point.x, point.y, point.z);
     Slot& slot = slots_[index];
     if (!filled_[index] || slot.x != point.x || slot.y != point.y || slot.z != point.z) {

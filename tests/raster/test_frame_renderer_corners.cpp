@@ -2,9 +2,10 @@
 // same pixels as those steps taken one by one with the raster functions, on faces that share
 // corners (the renderer remembers projected corners), that reach behind the near plane (clipped;
 // or, wholly in front, passed through unclipped), and on more distinct corners than the renderer
-// remembers at once.
+// remembers at once. The faces filled and culled, and the pixels the budget counts, agree too.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -23,8 +24,17 @@ struct Face {
   uint8_t color = 0;
 };
 
+// What the reference drew: faces filled and culled, and the pixels their bounding boxes cover in
+// the frame (the renderer's pixel budget counts these).
+struct ReferenceCounts {
+  uint64_t filled = 0;
+  uint64_t culled = 0;
+  uint64_t pixels = 0;
+};
+
 // The renderer's painter path for a flat polygon, written out step by step.
-void draw_reference(raster::Framebuffer& frame, const FrameSettings& settings, const Face& face) {
+void draw_reference(raster::Framebuffer& frame, const FrameSettings& settings, const Face& face,
+                    ReferenceCounts& counts) {
   const raster::Projection projection = raster::make_projection(
       frame.width(), frame.height(), settings.focal_pixels, settings.near_z);
   std::vector<raster::ViewVertex> view;
@@ -40,6 +50,23 @@ void draw_reference(raster::Framebuffer& frame, const FrameSettings& settings, c
     raster::ScreenVertex s;
     if (raster::project(projection, v, s)) screen.push_back(s);
   }
+  if (screen.empty()) {
+    ++counts.culled;
+    return;
+  }
+  ++counts.filled;
+  int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
+  for (const raster::ScreenVertex& v : screen) {
+    x0 = std::min<int64_t>(x0, raster::fixed_floor64(v.x));
+    y0 = std::min<int64_t>(y0, raster::fixed_floor64(v.y));
+    x1 = std::max<int64_t>(x1, raster::fixed_floor64(v.x));
+    y1 = std::max<int64_t>(y1, raster::fixed_floor64(v.y));
+  }
+  x0 = std::max<int64_t>(x0, 0);
+  y0 = std::max<int64_t>(y0, 0);
+  x1 = std::min<int64_t>(x1, frame.width() - 1);
+  y1 = std::min<int64_t>(y1, frame.height() - 1);
+  if (x0 <= x1 && y0 <= y1) counts.pixels += static_cast<uint64_t>((x1 - x0 + 1) * (y1 - y0 + 1));
   if (screen.size() == 1) {
     raster::draw_point(frame, screen[0], face.color);
   } else if (screen.size() >= 2) {
@@ -89,16 +116,20 @@ void check_same_pixels(const std::vector<Face>& faces) {
   WorkLimits limits;
   limits.pixels = uint64_t{1} << 40;  // random faces overdraw far more than a shape does
   harness::FrameRenderer renderer(drawn, settings, {}, limits);
+  ReferenceCounts counts;
   for (const Face& face : faces) {
     FaceEvent e;
     e.color = face.color;
     e.corners = face.corners;
     renderer.on_face(e);
-    draw_reference(expected, settings, face);
+    draw_reference(expected, settings, face, counts);
   }
   REQUIRE(renderer.stop_requested().empty());
   CHECK(renderer.faces_filled() > 0);
   CHECK(drawn == expected);
+  CHECK(renderer.faces_filled() == counts.filled);
+  CHECK(renderer.faces_culled() == counts.culled);
+  CHECK(renderer.pixels_covered() == counts.pixels);
 }
 
 }  // namespace
