@@ -170,12 +170,14 @@ bool FrameRenderer::draw_flat_in_front(const FaceEvent& e) {
   // Only a plain one-colour polygon of three or more corners, all in front of the near plane:
   // most faces of most shapes. The general path below gives the same pixels; this one skips its
   // copy into polygon_, its near-plane pass and its bounding-box pass, which were together about
-  // a fifth of a small face's cost.
-  if (depth_ || e.shape != FaceShape::kPolygon || e.corners.size() < 3 || !e.blend.empty() ||
-      e.fine_texcoords || e.styled() || (e.textured && !e.texture.empty())) {
+  // a fifth of a small face's cost, and projects into a fixed array (a vector's push_back was
+  // not inlined, and cost a twelfth).
+  if (depth_ || e.shape != FaceShape::kPolygon || e.corners.size() < 3 ||
+      e.corners.size() > flat_corners_.size() || !e.blend.empty() || e.fine_texcoords ||
+      e.styled() || (e.textured && !e.texture.empty())) {
     return false;
   }
-  screen_.clear();
+  size_t count = 0;
   raster::Fixed x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
   for (const auto& c : e.corners) {
     raster::ViewVertex v;
@@ -192,18 +194,18 @@ bool FrameRenderer::draw_flat_in_front(const FaceEvent& e) {
     x1 = std::max(x1, s.x);
     y0 = std::min(y0, s.y);
     y1 = std::max(y1, s.y);
-    screen_.push_back(s);
+    flat_corners_[count++] = s;
   }
-  if (screen_.empty()) {
+  if (count == 0) {
     ++culled_;
     return true;
   }
   ++filled_;
   pixels_ += covered_pixels(x0, y0, x1, y1, frame_.width(), frame_.height());
-  if (screen_.size() == 1) {
-    raster::draw_point(frame_, screen_[0], e.color);
+  if (count == 1) {
+    raster::draw_point(frame_, flat_corners_[0], e.color);
   } else {
-    raster::fill_flat(frame_, screen_, e.color);
+    raster::fill_flat(frame_, std::span(flat_corners_.data(), count), e.color);
   }
   return true;
 }

@@ -5,6 +5,7 @@
 // FaceEvents in view space (ViewPoint: x right, y up, z toward the viewer, 1/256 units).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <set>
@@ -70,6 +71,8 @@ class FrameRenderer : public EventSink {
   std::vector<raster::ViewVertex> polygon_;
   std::vector<raster::ViewVertex> clipped_;
   std::vector<raster::ScreenVertex> screen_;
+  // draw_flat_in_front's projected corners; faces with more take the general path.
+  std::array<raster::ScreenVertex, 8> flat_corners_;
   raster::ProjectionCache projected_;  // the corners of the faces drawn so far
 };
 
