@@ -1,6 +1,9 @@
 #include "interp/fa/predecoded_code.h"
 
 #include <algorithm>
+#include <cstring>
+#include <new>
+#include <type_traits>
 
 #include "core/byte_reader.h"
 #include "interp/fa/assumptions.h"
@@ -171,22 +174,36 @@ struct Decoder {
 
 }  // namespace
 
+// prepare() clears entries by writing zero bytes: that must be what DecodedOp{} holds.
+constexpr bool all_zero(const DecodedOp& d) {
+  return d.kind == FastOp{0} && d.op == 0 && d.span == 0 && d.next == 0 && d.target == 0 &&
+         d.a == 0 && d.b == 0;
+}
+static_assert(all_zero(DecodedOp{}));
+static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
+
 void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
-  if (code == code_ && size == size_ && !ops_.empty()) return;
+  if (code == code_ && size == size_ && ops_ != nullptr) return;
+  const size_t entries = size_t{size} + 1;
+  if (entries > capacity_) {
+    ops_.reset(static_cast<DecodedOp*>(::operator new(entries * sizeof(DecodedOp))));
+    capacity_ = entries;
+  }
   code_ = code;
   size_ = size;
-  ops_.assign(size_ + 1, DecodedOp{});
-  ops_[size_].kind = FastOp::kOffEnd;
+  std::memset(static_cast<void*>(ops_.get()), 0, entries * sizeof(DecodedOp));
+  ops_.get()[size_].kind = FastOp::kOffEnd;
 }
 
 void PredecodedCode::clear() {
   code_ = nullptr;
   size_ = 0;
-  ops_.clear();
+  ops_.reset();
+  capacity_ = 0;
 }
 
 DecodedOp& PredecodedCode::decode(uint32_t off) {
-  DecodedOp& d = ops_[off];
+  DecodedOp& d = ops_.get()[off];
   d = DecodedOp{};
   Decoder decoder{code_, size_, off, d};
   if (!decoder.decode()) {
@@ -199,11 +216,11 @@ DecodedOp& PredecodedCode::decode(uint32_t off) {
 }
 
 void PredecodedCode::invalidate(uint32_t offset, uint32_t size) {
-  if (ops_.empty() || offset >= size_) return;
+  if (ops_ == nullptr || offset >= size_) return;
   const uint32_t begin = offset >= kMaxDecodedSpan ? offset - kMaxDecodedSpan + 1 : 0;
   const uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{offset} + size, size_));
   for (uint32_t i = begin; i < end; ++i) {
-    DecodedOp& d = ops_[i];
+    DecodedOp& d = ops_.get()[i];
     if (d.kind != FastOp::kDecode && d.kind != FastOp::kLegacy && i + d.span > offset)
       d.kind = FastOp::kDecode;
   }

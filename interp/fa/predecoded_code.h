@@ -12,8 +12,9 @@
 // written, so the next visit decodes the new bytes (X86Runner::set_code_write_observer).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 namespace shapevm::fa {
 
@@ -83,7 +84,7 @@ class PredecodedCode {
   void clear();
 
   // The entry for `pos`; every pos >= size shares the kOffEnd entry.
-  DecodedOp& at(uint32_t pos) { return ops_[pos < size_ ? pos : size_]; }
+  DecodedOp& at(uint32_t pos) { return ops_.get()[pos < size_ ? pos : size_]; }
   // Decodes the instruction at `off` (< size) into its entry and returns it.
   DecodedOp& decode(uint32_t off);
   // CODE bytes [offset, offset + size) changed: drops the entries decoded from any of them.
@@ -92,7 +93,15 @@ class PredecodedCode {
  private:
   const uint8_t* code_ = nullptr;
   uint32_t size_ = 0;
-  std::vector<DecodedOp> ops_;
+  // One entry per CODE byte and the kOffEnd entry after them, or null before prepare(). Not a
+  // vector: a new shape's table is raw storage cleared with one memset (all-zero bytes are
+  // DecodedOp{}, an implicit-lifetime aggregate), where constructing the entries one by one was
+  // 6% of rendering a generated corpus.
+  struct FreeStorage {
+    void operator()(DecodedOp* ops) const { ::operator delete(ops); }
+  };
+  std::unique_ptr<DecodedOp, FreeStorage> ops_;
+  size_t capacity_ = 0;
 };
 
 }  // namespace shapevm::fa
