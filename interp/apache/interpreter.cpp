@@ -151,7 +151,11 @@ struct Interpreter::Impl {
   const Archive& archive;
   const ShadingTables& tables;
   const TextureArchive* textures;
-  std::vector<std::unique_ptr<ModelGeometry>> geometry;  // by record index, read on first draw
+  // Each record's geometry, read on its first draw: found by record index, owned in the order
+  // read. Not one vector of owners by index: a batch runs each record in an interpreter of its
+  // own, and destroying up to an archive's worth of empty owners was a ninth of a first run.
+  std::vector<const ModelGeometry*> geometry;
+  std::vector<std::unique_ptr<ModelGeometry>> geometry_read;
 
   // Per run.
   const RunState* state = nullptr;
@@ -255,8 +259,11 @@ struct Interpreter::Impl {
 
   const ModelGeometry& geometry_of(const ModelRecord& rec) {
     if (geometry.size() <= rec.index) geometry.resize(size_t{rec.index} + 1);
-    auto& slot = geometry[rec.index];
-    if (!slot) slot = std::make_unique<ModelGeometry>(read_geometry(archive, rec));
+    const ModelGeometry*& slot = geometry[rec.index];
+    if (slot == nullptr) {
+      geometry_read.push_back(std::make_unique<ModelGeometry>(read_geometry(archive, rec)));
+      slot = geometry_read.back().get();
+    }
     return *slot;
   }
 
