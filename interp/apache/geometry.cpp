@@ -25,7 +25,16 @@ namespace {
 
 void read_vertex_entries(const ByteReader& r, uint32_t at, uint32_t count, int32_t encoding,
                          VertexList& out) {
-  r.require(at, size_t{count} * 6, fmt::format("{} six-byte vertices", count));
+  // The description is formatted only for the error: formatting it on every read was one of a
+  // first run's many small allocations.
+  if (!r.has(at, size_t{count} * 6))
+    r.require(at, size_t{count} * 6, fmt::format("{} six-byte vertices", count));
+  out.local.reserve(out.local.size() + count);
+  if (encoding == 0) {
+    out.raw.reserve(out.raw.size() + count);
+  } else {
+    out.grid.reserve(out.grid.size() + count);
+  }
   const uint8_t* p = r.data().data() + at;
   for (uint32_t i = 0; i < count; ++i, p += 6) {
     if (encoding == 0) {
@@ -72,8 +81,10 @@ NormalList read_normals(std::span<const uint8_t> bytes, uint32_t offset,
                                    "count ({})",
                                    out.flat_count, out.count));
   }
-  auto raw = r.bytes(offset + 4, size_t{out.count} * 3,
-                     fmt::format("{} three-byte normal vectors", out.count));
+  if (!r.has(offset + 4, size_t{out.count} * 3))
+    r.require(offset + 4, size_t{out.count} * 3,
+              fmt::format("{} three-byte normal vectors", out.count));
+  const uint8_t* raw = r.data().data() + offset + 4;
   out.vectors.resize(out.count);
   for (size_t i = 0; i < out.count; ++i) {
     for (size_t axis = 0; axis < 3; ++axis)

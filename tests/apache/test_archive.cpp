@@ -225,6 +225,20 @@ TEST_CASE("malformed archives fail with the offset and what was expected") {
     CHECK_THROWS_WITH_AS(apache::read_geometry(a, *a.record(1)),
                          doctest::Contains("65535 six-byte vertices"), InputError);
   }
+  {
+    // A normal count larger than the data left (the flat-shading subset kept within it).
+    auto b = good;
+    const auto& header = f.archive.record(1)->header;
+    REQUIRE(header.has(apache::kNormals));
+    const uint32_t normals = header.sections[apache::kNormals];
+    b[normals] = 0xFF;
+    b[normals + 1] = 0xFF;
+    b[normals + 2] = 0;
+    b[normals + 3] = 0;
+    apache::Archive a(b, "3DOBJS.BIN");
+    CHECK_THROWS_WITH_AS(apache::read_geometry(a, *a.record(1)),
+                         doctest::Contains("65535 three-byte normal vectors"), InputError);
+  }
 }
 
 TEST_CASE("an archive is parsed once per read: sessions on the same bytes share it") {
