@@ -185,9 +185,7 @@ bool FrameRenderer::draw_flat_in_front(const FaceEvent& e) {
     v.y = c.view.y;
     v.z = -c.view.z;                           // events look down -z; the projection looks down +z
     if (v.z < settings_.near_z) return false;  // the general path clips it
-    v.u = static_cast<raster::Fixed>(c.texcoord[0]) << 16;
-    v.v = static_cast<raster::Fixed>(c.texcoord[1]) << 16;
-    v.shade = c.shade;
+    // u, v and shade are left at zero: a flat fill and a point read only where corners land.
     raster::ScreenVertex s;
     if (!projected_.project(v, s)) continue;
     x0 = std::min(x0, s.x);

@@ -192,7 +192,7 @@ void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
   code_ = code;
   size_ = size;
   std::memset(static_cast<void*>(ops_.get()), 0, entries * sizeof(DecodedOp));
-  ops_.get()[size_].kind = FastOp::kOffEnd;
+  ops_[size_].kind = FastOp::kOffEnd;
 }
 
 void PredecodedCode::clear() {
@@ -203,7 +203,7 @@ void PredecodedCode::clear() {
 }
 
 DecodedOp& PredecodedCode::decode(uint32_t off) {
-  DecodedOp& d = ops_.get()[off];
+  DecodedOp& d = ops_[off];
   d = DecodedOp{};
   Decoder decoder{code_, size_, off, d};
   if (!decoder.decode()) {
@@ -220,7 +220,7 @@ void PredecodedCode::invalidate(uint32_t offset, uint32_t size) {
   const uint32_t begin = offset >= kMaxDecodedSpan ? offset - kMaxDecodedSpan + 1 : 0;
   const uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{offset} + size, size_));
   for (uint32_t i = begin; i < end; ++i) {
-    DecodedOp& d = ops_.get()[i];
+    DecodedOp& d = ops_[i];
     if (d.kind != FastOp::kDecode && d.kind != FastOp::kLegacy && i + d.span > offset)
       d.kind = FastOp::kDecode;
   }

@@ -84,7 +84,7 @@ class PredecodedCode {
   void clear();
 
   // The entry for `pos`; every pos >= size shares the kOffEnd entry.
-  DecodedOp& at(uint32_t pos) { return ops_.get()[pos < size_ ? pos : size_]; }
+  DecodedOp& at(uint32_t pos) { return ops_[pos < size_ ? pos : size_]; }
   // Decodes the instruction at `off` (< size) into its entry and returns it.
   DecodedOp& decode(uint32_t off);
   // CODE bytes [offset, offset + size) changed: drops the entries decoded from any of them.
@@ -100,7 +100,7 @@ class PredecodedCode {
   struct FreeStorage {
     void operator()(DecodedOp* ops) const { ::operator delete(ops); }
   };
-  std::unique_ptr<DecodedOp, FreeStorage> ops_;
+  std::unique_ptr<DecodedOp[], FreeStorage> ops_;
   size_t capacity_ = 0;
 };
 
