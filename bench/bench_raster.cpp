@@ -126,6 +126,19 @@ std::vector<ScreenVertex> small_triangle() {
           vertex(100, 128, 0, 63, 50, kInvWOne / 3)};
 }
 
+// A tilted quad about the size of a generated corpus's average face (25 rows of about 17 pixels,
+// its corners between pixels): the corpus's fills are mostly such quads.
+std::vector<ScreenVertex> small_quad() {
+  const auto at = [](double x, double y) {
+    ScreenVertex out;
+    out.x = static_cast<Fixed>(x * kFixedOne);
+    out.y = static_cast<Fixed>(y * kFixedOne);
+    out.inv_w = kInvWOne;
+    return out;
+  };
+  return {at(100.3, 100.7), at(118.6, 104.2), at(116.1, 127.9), at(97.8, 124.4)};
+}
+
 std::vector<ScreenVertex> full_screen_quad() {
   return {vertex(0, 0, 0, 0, 10, kInvWOne), vertex(640, 0, 63, 0, 200, kInvWOne / 4),
           vertex(640, 480, 63, 63, 100, kInvWOne / 4), vertex(0, 480, 0, 63, 30, kInvWOne)};
@@ -142,6 +155,9 @@ void BM_TriangleAffine(benchmark::State& state) {
 }
 void BM_TrianglePerspective(benchmark::State& state) {
   run(state, Kind::kPerspective, small_triangle());
+}
+void BM_QuadFlat(benchmark::State& state) {
+  run(state, Kind::kFlat, small_quad());
 }
 void BM_FullScreenFlat(benchmark::State& state) {
   run(state, Kind::kFlat, full_screen_quad());
@@ -194,6 +210,7 @@ BENCHMARK(BM_TriangleFlat);
 BENCHMARK(BM_TriangleGouraud);
 BENCHMARK(BM_TriangleAffine);
 BENCHMARK(BM_TrianglePerspective);
+BENCHMARK(BM_QuadFlat);
 BENCHMARK(BM_FullScreenFlat);
 BENCHMARK(BM_FullScreenGouraud);
 BENCHMARK(BM_FullScreenAffine);
