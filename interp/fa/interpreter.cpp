@@ -494,15 +494,18 @@ struct Interpreter::Machine {
     const uint32_t first = push_at / 8;
     if (push_at % 8)
       warn(off, fmt::format("VertexBuffer push_at {} is not a multiple of 8", push_at));
-    if (first + count > pool.size()) {
+    if (first + count > assumed::kPoolSlots) {
       fail(off, fmt::format("VertexBuffer writes slots {}..{}, beyond the {}-slot pool", first,
-                            first + count - 1, pool.size()));
+                            first + count - 1, assumed::kPoolSlots));
       return std::nullopt;
     }
     return VertexBufferOperands{first, count, off + 6 + 6 * count};
   }
 
   void write_vertices(uint32_t off, const VertexBufferOperands& vb) {
+    // The pool grows to the highest slot written (within assumed::kPoolSlots, checked by
+    // vertex_buffer_operands); slots never written read as unwritten, like those past its end.
+    if (vb.first + vb.count > pool.size()) pool.resize(vb.first + vb.count);
     for (uint32_t i = 0; i < vb.count; ++i) {
       Slot& s = pool[vb.first + i];
       const uint32_t at = off + 6 + 6 * i;
@@ -930,7 +933,7 @@ Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
     : Interpreter(shape, walk_shape(shape, walk_options)) {}
 
 Interpreter::Interpreter(const Shape& shape, WalkResult walk)
-    : shape_(shape), walk_(std::move(walk)), pool_(assumed::kPoolSlots) {
+    : shape_(shape), walk_(std::move(walk)) {
   std::set<uint16_t, std::greater<>> thresholds;
   for (size_t i = 0; i < walk_.items.size(); ++i) {
     const auto& item = walk_.items[i];

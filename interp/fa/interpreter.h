@@ -111,7 +111,9 @@ class Interpreter {
   std::vector<uint16_t> lod_thresholds_;
   std::vector<std::array<int16_t, 3>> model_vertices_;  // every VertexBuffer's, in code order
   std::map<uint32_t, uint32_t> x86_ends_;               // X86Code offset -> end of its x86 region
-  std::vector<PoolSlot> pool_;                          // the vertex pool, reused by every run
+  // The vertex pool, reused by every run: as long as the highest slot any run wrote (a new
+  // interpreter cleared all assumed::kPoolSlots, 192 KB, which was a twentieth of a fresh frame).
+  std::vector<PoolSlot> pool_;
   std::unique_ptr<X86Runner> x86_;  // created by the first run that executes x86
   PredecodedCode predecoded_;       // the threaded dispatch's decoded instructions
   std::unique_ptr<ArticulationAnalysis> articulations_;  // for --merged, made on first use

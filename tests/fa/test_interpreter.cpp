@@ -351,6 +351,41 @@ TEST_CASE("FA-10/FA-11: push_at/8 picks the pool slot; TextureFile applies to th
   CHECK(sink.diagnostics[0].find("slot 0") != std::string::npos);
 }
 
+TEST_CASE(
+    "FA-10: the pool's last slot (push_at 65528) can be written and drawn; slots above "
+    "every written one read as unwritten; a buffer running past the pool stops the run") {
+  // The interpreter's pool grows to the highest slot written, so these pin the bounds it must
+  // keep: slot 8191 is the last of assumed::kPoolSlots, and 8000 lies between slot 2 (the
+  // highest the first buffer wrote) and 8191. Both dispatches: the pre-decoded one checks a
+  // buffer's bounds when it decodes it, the switch when it executes it.
+  const std::string text = with_header(R"(
+    VertexBuffer at=16
+        v 1, 2, 3
+    Face content=0 layout=0x04 color=1 shadow=0 idx=2,2,8000
+    VertexBuffer at=65528
+        v 4, 5, 6
+    Face content=0 layout=0x04 color=2 shadow=0 idx=2,8191,8191
+    VertexBuffer at=65528
+        v 7, 8, 9
+        v 7, 8, 9
+    Face content=0 layout=0 color=3 shadow=0 idx=2,2,2
+    ShortEOF
+)");
+  for (const Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
+    INFO("dispatch " << static_cast<int>(dispatch));
+    const auto sink = run(text, {}, dispatch);
+    CHECK(sink.face_colors == std::vector<uint8_t>{2});
+    REQUIRE(sink.face_views.size() == 1);
+    CHECK(sink.face_indices[0] == std::vector<uint32_t>{2, 8191, 8191});
+    REQUIRE(sink.diagnostics.size() == 2);
+    CHECK(sink.diagnostics[0].find("slot 8000") != std::string::npos);
+    CHECK(sink.diagnostics[1].find(
+              "VertexBuffer writes slots 8191..8192, beyond the 8192-slot pool") !=
+          std::string::npos);
+    CHECK_FALSE(sink.end.clean);
+  }
+}
+
 TEST_CASE("FA-26/FA-33: ShortJump is 3 bytes (DEC ESI then the Jump body); LongJump takes rel32") {
   auto sink =
       run(tri("ShortJump @x\n" + face(1) + "x:\n LongJump @y\n" + face(2) + "y:\n" + face(3)));
