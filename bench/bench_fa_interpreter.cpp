@@ -5,12 +5,12 @@
 //  - the default state of 1,275 generated shapes, run and rendered.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "bench/bench_main.h"
 #include "bench/fa_frame.h"
+#include "bench/painted_pixels.h"
 #include "harness/frame_renderer.h"
 #include "interp/fa/assembler.h"
 #include "interp/fa/generator.h"
@@ -130,8 +130,7 @@ void BM_RenderGeometry640x480Steady(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   // The fill rate beside the frame rate: the pixels the frame shows (faces drawn over by later
   // faces count once, so this is the least the fills wrote), per second of the whole frame.
-  const auto shown = static_cast<double>(std::count_if(drawn.pixels().begin(), drawn.pixels().end(),
-                                                       [](uint8_t p) { return p != 0; }));
+  const auto shown = static_cast<double>(bench::painted_pixels(drawn));
   state.counters["pixels"] = shown;
   state.counters["pixels/s"] = benchmark::Counter(shown * static_cast<double>(state.iterations()),
                                                   benchmark::Counter::kIsRate);
@@ -155,12 +154,8 @@ void BM_RenderGeneratedCorpus(benchmark::State& state) {
   // The pixels the corpus's frames show (faces drawn over count once: the least the fills
   // wrote), counted outside the timed loop, for the fill rate beside the time.
   uint64_t shown = 0;
-  for (const auto& shape : corpus) {
-    const auto drawn = bench::render_fa_frame(shape, rs, 640, 480);
-    const auto pixels = drawn.frame.pixels();
-    shown += static_cast<uint64_t>(
-        std::count_if(pixels.begin(), pixels.end(), [](uint8_t p) { return p != 0; }));
-  }
+  for (const auto& shape : corpus)
+    shown += bench::painted_pixels(bench::render_fa_frame(shape, rs, 640, 480).frame);
   state.counters["pixels"] = static_cast<double>(shown);
   state.counters["pixels/s"] =
       benchmark::Counter(static_cast<double>(shown) * static_cast<double>(state.iterations()),

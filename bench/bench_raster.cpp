@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/bench_main.h"
+#include "bench/painted_pixels.h"
 #include "raster/fixed_point.h"
 #include "raster/framebuffer.h"
 #include "raster/polygon_fill.h"
@@ -18,6 +19,7 @@
 namespace {
 
 using namespace shapevm::raster;
+using shapevm::bench::painted_pixels;
 
 enum class Kind { kFlat, kGouraud, kAffine, kPerspective, kMesh, kShadedTexture, kGlass };
 
@@ -42,12 +44,6 @@ Texture checker_texture() {
   }
   texture.transparent_index = Texture::kNoTransparency;
   return texture;
-}
-
-size_t painted_pixels(const Framebuffer& frame) {
-  size_t count = 0;
-  for (uint8_t p : frame.pixels()) count += (p != 0);
-  return count;
 }
 
 // The three styled kinds: a fine mesh in one colour, a linearly addressed texture through 16

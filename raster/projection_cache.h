@@ -29,29 +29,25 @@ class ProjectionCache {
   [[gnu::always_inline]] bool project(const ViewVertex& point, ScreenVertex& out) {
     const size_t index = slot_of(point.x, point.y, point.z);
     Slot& slot = slots_[index];
+    bool in_front;
+    ScreenVertex s;
     if (!filled_[index] || slot.x != point.x || slot.y != point.y || slot.z != point.z) {
       // A miss answers from the fresh projection, not from the slot just written: reading the
       // slot back straight after its stores waited for them (the two 32-bit stores could not be
       // forwarded to the one 64-bit load GCC made of them).
-      ScreenVertex s;
+      in_front = raster::project(projection_, point, s);
       filled_[index] = true;
-      slot.x = point.x;
-      slot.y = point.y;
-      slot.z = point.z;
-      slot.in_front = raster::project(projection_, point, s);
-      slot.screen_x = s.x;
-      slot.screen_y = s.y;
-      slot.inv_w = s.inv_w;
-      if (!slot.in_front) return false;
-      out.x = s.x;
-      out.y = s.y;
-      out.inv_w = s.inv_w;
+      slot = {in_front, point.x, point.y, point.z, s.x, s.y, s.inv_w};
     } else {
-      if (!slot.in_front) return false;
-      out.x = slot.screen_x;
-      out.y = slot.screen_y;
-      out.inv_w = slot.inv_w;
+      in_front = slot.in_front;
+      s.x = slot.screen_x;
+      s.y = slot.screen_y;
+      s.inv_w = slot.inv_w;
     }
+    if (!in_front) return false;
+    out.x = s.x;
+    out.y = s.y;
+    out.inv_w = s.inv_w;
     out.u = point.u;
     out.v = point.v;
     out.shade = point.shade;

@@ -27,8 +27,7 @@ void read_vertex_entries(const ByteReader& r, uint32_t at, uint32_t count, int32
                          VertexList& out) {
   // The description is formatted only for the error: formatting it on every read was one of a
   // first run's many small allocations.
-  if (!r.has(at, size_t{count} * 6))
-    r.require(at, size_t{count} * 6, fmt::format("{} six-byte vertices", count));
+  r.require(at, size_t{count} * 6, [&] { return fmt::format("{} six-byte vertices", count); });
   out.local.reserve(out.local.size() + count);
   if (encoding == 0) {
     out.raw.reserve(out.raw.size() + count);
@@ -81,9 +80,8 @@ NormalList read_normals(std::span<const uint8_t> bytes, uint32_t offset,
                                    "count ({})",
                                    out.flat_count, out.count));
   }
-  if (!r.has(offset + 4, size_t{out.count} * 3))
-    r.require(offset + 4, size_t{out.count} * 3,
-              fmt::format("{} three-byte normal vectors", out.count));
+  r.require(offset + 4, size_t{out.count} * 3,
+            [&] { return fmt::format("{} three-byte normal vectors", out.count); });
   const uint8_t* raw = r.data().data() + offset + 4;
   out.vectors.resize(out.count);
   for (size_t i = 0; i < out.count; ++i) {

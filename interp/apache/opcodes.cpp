@@ -86,8 +86,8 @@ void decode_instruction(std::span<const uint8_t> bytes, uint32_t offset, const s
   uint32_t at = offset + 1;
   auto displacement = [&](const char* role) {
     // Messages are formatted only on failure: this is the interpreter's hot path.
-    if (!r.has(at, 2))
-      r.require(at, 2, fmt::format("the {} branch displacement of {}", role, info->name));
+    r.require(at, 2,
+              [&] { return fmt::format("the {} branch displacement of {}", role, info->name); });
     const int16_t d = load_i16(bytes.data() + at);
     at += 2;
     const int64_t target = int64_t{at} + d;  // relative to the byte after the displacement

@@ -75,10 +75,10 @@ void decode_packet(std::span<const uint8_t> bytes, uint32_t offset, const std::s
     r.fail(offset, fmt::format("expected a primitive type 0..21, found {}", type_byte));
   }
   // Messages are formatted only on failure: this is the interpreter's hot path.
-  if (!r.has(offset, type->header_bytes))
-    r.require(offset, type->header_bytes,
-              fmt::format("the {}-byte header of a type {} ({}) packet", type->header_bytes,
-                          type_byte, type->name));
+  r.require(offset, type->header_bytes, [&] {
+    return fmt::format("the {}-byte header of a type {} ({}) packet", type->header_bytes, type_byte,
+                       type->name);
+  });
   out = Packet{};
   out.offset = offset;
   out.type = type;
@@ -106,10 +106,10 @@ void decode_packet(std::span<const uint8_t> bytes, uint32_t offset, const std::s
     out.has_face_normal = true;
   }
   const size_t vertex_size = size_t{out.count} * type->vertex_bytes;
-  if (!r.has(offset + type->header_bytes, vertex_size))
-    r.require(offset + type->header_bytes, vertex_size,
-              fmt::format("{} vertices of {} bytes for a type {} ({}) packet", out.count,
-                          type->vertex_bytes, type_byte, type->name));
+  r.require(offset + type->header_bytes, vertex_size, [&] {
+    return fmt::format("{} vertices of {} bytes for a type {} ({}) packet", out.count,
+                       type->vertex_bytes, type_byte, type->name);
+  });
   out.vertex_bytes = bytes.subspan(offset + type->header_bytes, vertex_size);
   out.size = static_cast<uint32_t>(type->header_bytes + vertex_size);
 }

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
@@ -31,6 +32,14 @@ class ProgramReader {
       fail(offset, fmt::format("expected {} ({} bytes), but the input is {} bytes long", what,
                                count, data_.size()));
     }
+  }
+  // As require(), for a description that costs something to make (one formatted with the
+  // counts): describe() is called only when the range is outside the input, so a reader on a hot
+  // path formats and allocates nothing while the bytes are there.
+  template <typename Describe>
+  requires std::is_invocable_r_v<std::string, Describe>
+  void require(size_t offset, size_t count, Describe&& describe) const {
+    if (!has(offset, count)) require(offset, count, std::string_view(describe()));
   }
   uint8_t u8(size_t offset, std::string_view what) const {
     require(offset, 1, what);
