@@ -807,6 +807,12 @@ struct Interpreter::Machine {
   // Direct-threaded dispatch over the pre-decoded code (predecoded_code.h): per opcode, the step
   // budget, one table load and a jump to the executor, which takes its operands from the entry.
   // Same events, diagnostics and step counts as the fetch loop; `kOps` adds the op events.
+  //
+  // Two values live in registers here rather than in the machine. The step count is kept in a
+  // local and stored back when the loop ends (nothing this loop calls reads it: the debugger's
+  // view, which does, runs the fetch loop). And an executor whose next offset its entry already
+  // holds (a jump, a call, a face, a vertex buffer, an instruction stepped over) goes on from
+  // that value: taking it back from `pos`, just stored, made each opcode wait for the store.
   template <bool kOps>
   void run_predecoded() {
 #if defined(__GNUC__)
@@ -818,38 +824,53 @@ struct Interpreter::Machine {
     PredecodedCode& table = interp.predecoded_;
     table.prepare(code, code_size);
     const uint64_t step_limit = state.step_limit;
+    struct StepCount {
+      uint64_t& machine;
+      uint64_t value;
+      ~StepCount() { machine = value; }
+    } counted{steps, steps};
     uint32_t off = 0;
     DecodedOp* d = nullptr;
-#define SHAPEVM_NEXT()                          \
-  do {                                          \
-    if (steps >= step_limit) [[unlikely]] {     \
-      budget_stop();                            \
-      return;                                   \
-    }                                           \
-    off = pos;                                  \
-    d = &table.at(off);                         \
-    if constexpr (kOps) {                       \
-      if (d->kind != FastOp::kOffEnd) {         \
-        ++steps;                                \
-        emit_op(off, code[off]);                \
-        if (!within_work_budget(off)) return;   \
-      }                                         \
-    } else {                                    \
-      ++steps;                                  \
-    }                                           \
-    goto* labels[static_cast<size_t>(d->kind)]; \
+    // Dispatches the opcode at `next_offset`, which pos already holds, finding its entry with
+    // `lookup`: at() for pos, at_decoded() for an offset an entry holds.
+#define SHAPEVM_DISPATCH(next_offset, lookup)       \
+  do {                                              \
+    if (counted.value >= step_limit) [[unlikely]] { \
+      steps = counted.value;                        \
+      budget_stop();                                \
+      return;                                       \
+    }                                               \
+    off = (next_offset);                            \
+    d = &table.lookup(off);                         \
+    if constexpr (kOps) {                           \
+      if (d->kind != FastOp::kOffEnd) {             \
+        ++counted.value;                            \
+        emit_op(off, code[off]);                    \
+        if (!within_work_budget(off)) return;       \
+      }                                             \
+    } else {                                        \
+      ++counted.value;                              \
+    }                                               \
+    goto* labels[static_cast<size_t>(d->kind)];     \
   } while (0)
+#define SHAPEVM_NEXT() SHAPEVM_DISPATCH(pos, at)
+#define SHAPEVM_NEXT_AT(next_offset) SHAPEVM_DISPATCH(next_offset, at_decoded)
 #define SHAPEVM_DONE(ok) \
   do {                   \
     if (!(ok)) return;   \
     SHAPEVM_NEXT();      \
+  } while (0)
+#define SHAPEVM_DONE_AT(ok, next_offset) \
+  do {                                   \
+    if (!(ok)) return;                   \
+    SHAPEVM_NEXT_AT(next_offset);        \
   } while (0)
     SHAPEVM_NEXT();
   P_Decode:
     d = &table.decode(off);
     goto* labels[static_cast<size_t>(d->kind)];
   P_OffEnd:
-    if constexpr (!kOps) --steps;  // nothing was fetched
+    if constexpr (!kOps) --counted.value;  // nothing was fetched
     fail(pos, "execution ran off the end of CODE");
     return;
   P_Legacy:
@@ -862,9 +883,9 @@ struct Interpreter::Machine {
     pos = off + 2;
     SHAPEVM_DONE(h_ShortEof(off));
   P_Jump:
-    SHAPEVM_DONE(branch(off, branch_kind::kJump, true, d->target, d->next, 0, 0));
+    SHAPEVM_DONE_AT(branch(off, branch_kind::kJump, true, d->target, d->next, 0, 0), d->target);
   P_Call:
-    SHAPEVM_DONE(call(off, d->target, d->next));
+    SHAPEVM_DONE_AT(call(off, d->target, d->next), d->target);
   P_XformCall:
     SHAPEVM_DONE(exec_xform(off, d->target, d->next));
   P_Frame:
@@ -881,15 +902,18 @@ struct Interpreter::Machine {
     SHAPEVM_DONE(exec_order_plane(off, d->op, d->target, d->next));
   P_Next:
     pos = d->next;
-    SHAPEVM_NEXT();
+    SHAPEVM_NEXT_AT(d->next);
   P_VertexBuffer:
     write_vertices(off, {d->b, d->a, d->next});
-    SHAPEVM_NEXT();
+    SHAPEVM_NEXT_AT(d->next);
   P_Face:
     pos = d->next;
-    SHAPEVM_DONE(draw_face(off));
+    SHAPEVM_DONE_AT(draw_face(off), d->next);
+#undef SHAPEVM_DONE_AT
 #undef SHAPEVM_DONE
 #undef SHAPEVM_NEXT
+#undef SHAPEVM_NEXT_AT
+#undef SHAPEVM_DISPATCH
 #else
     run_switch();
 #endif

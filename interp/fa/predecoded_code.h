@@ -85,6 +85,9 @@ class PredecodedCode {
 
   // The entry for `pos`; every pos >= size shares the kOffEnd entry.
   DecodedOp& at(uint32_t pos) { return ops_[pos < size_ ? pos : size_]; }
+  // The same for a pos an entry holds (a target or a next offset), which decode() checked to be
+  // at most size: without the clamp, which was on every dispatch's critical path.
+  DecodedOp& at_decoded(uint32_t pos) { return ops_[pos]; }
   // Decodes the instruction at `off` (< size) into its entry and returns it.
   DecodedOp& decode(uint32_t off);
   // CODE bytes [offset, offset + size) changed: drops the entries decoded from any of them.
