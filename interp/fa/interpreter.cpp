@@ -265,22 +265,43 @@ struct Interpreter::Machine {
     sink.on_op(e);
   }
 
-  ViewPoint transform(const std::array<int16_t, 3>& v) const {
-    // view_k = sum_i (v_i + rel_i) * M[i][k]; Q15 matrix, 8 fractional bits kept. The vertex
-    // and the offset are each reduced by the precision shift first and the result scaled back,
-    // so a far object loses its low bits as in the engine (assumptions.h, kPrecisionBits).
-    const int64_t p[3] = {(v[0] >> shift) + (rel[0] >> shift), (v[1] >> shift) + (rel[1] >> shift),
-                          (v[2] >> shift) + (rel[2] >> shift)};
-    const int down = assumed::kMatrixFractionBits - 8 - shift;
-    int64_t out[3];
-    for (int k = 0; k < 3; ++k) {
-      const int64_t sum = p[0] * view.m[0 + k] + p[1] * view.m[3 + k] + p[2] * view.m[6 + k];
-      out[k] = down >= 0 ? sum >> down : sum * (int64_t{1} << -down);
+  // A model vertex to view space for the run's current view, position and precision shift:
+  // view_k = sum_i (v_i + rel_i) * M[i][k]; Q15 matrix, 8 fractional bits kept. The vertex and
+  // the offset are each reduced by the precision shift first and the result scaled back, so a
+  // far object loses its low bits as in the engine (assumptions.h, kPrecisionBits).
+  //
+  // Made once per VertexBuffer with the matrix, the reduced offset and the scale in locals: read
+  // through the machine, they were loaded again for every vertex (a pool slot's stores might
+  // have changed them, as far as the compiler could tell), and the vertex loop was a fifth of a
+  // geometry-heavy run.
+  struct VertexTransform {
+    std::array<int64_t, 9> m;
+    std::array<int64_t, 3> offset;  // rel >> shift
+    int shift;
+    int down;  // the right shift that keeps 8 fractional bits (negative: a left shift)
+
+    ViewPoint operator()(const std::array<int16_t, 3>& v) const {
+      const int64_t p0 = (v[0] >> shift) + offset[0];
+      const int64_t p1 = (v[1] >> shift) + offset[1];
+      const int64_t p2 = (v[2] >> shift) + offset[2];
+      // Written out per axis: as a loop GCC kept the three sums in memory and read them back.
+      return {scaled(p0 * m[0] + p1 * m[3] + p2 * m[6]), scaled(p0 * m[1] + p1 * m[4] + p2 * m[7]),
+              scaled(p0 * m[2] + p1 * m[5] + p2 * m[8])};
     }
-    auto clamp32 = [](int64_t x) {
+
+    int32_t scaled(int64_t sum) const {
+      const int64_t x = down >= 0 ? sum >> down : sum * (int64_t{1} << -down);
       return static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN / 2, INT32_MAX / 2));
-    };
-    return {clamp32(out[0]), clamp32(out[1]), clamp32(out[2])};
+    }
+  };
+
+  VertexTransform vertex_transform() const {
+    VertexTransform t;
+    for (size_t i = 0; i < 9; ++i) t.m[i] = view.m[i];
+    for (size_t k = 0; k < 3; ++k) t.offset[k] = rel[k] >> shift;
+    t.shift = shift;
+    t.down = assumed::kMatrixFractionBits - 8 - shift;
+    return t;
   }
 
   // ---- handlers (each returns false to stop) -------------------------------------------------
@@ -506,12 +527,15 @@ struct Interpreter::Machine {
     // The pool grows to the highest slot written (within assumed::kPoolSlots, checked by
     // vertex_buffer_operands); slots never written read as unwritten, like those past its end.
     if (vb.first + vb.count > pool.size()) pool.resize(vb.first + vb.count);
+    const VertexTransform transform = vertex_transform();
+    const uint32_t run_epoch = epoch;
+    Slot* slots = pool.data() + vb.first;
     for (uint32_t i = 0; i < vb.count; ++i) {
-      Slot& s = pool[vb.first + i];
+      Slot& s = slots[i];
       const uint32_t at = off + 6 + 6 * i;
       s.model = {i16(at), i16(at + 2), i16(at + 4)};
       s.view = transform(s.model);
-      s.epoch = epoch;
+      s.epoch = run_epoch;
     }
     pos = vb.next;
     sink.on_vertices({kEngine, off, vb.first, vb.count});
