@@ -22,6 +22,27 @@ std::vector<bool> index_equality(const Palette* same_colour) {
   return equal;
 }
 
+// How many of the `count` bytes from `bytes` are not zero, eight at a time. std::count's loop
+// went a byte at a time (GCC does not vectorise it at -O2), and on a regression case with an
+// exclusion it was a tenth of the run, its speed moving by half with where the linker placed it.
+size_t count_nonzero(const uint8_t* bytes, size_t count) {
+  constexpr uint64_t kLowSeven = 0x7F7F7F7F7F7F7F7Full;
+  constexpr uint64_t kHighBits = 0x8080808080808080ull;
+  size_t nonzero = 0;
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes + i, 8);
+    // Each byte's high bit ends up set when the byte is not zero: its low seven bits carry into
+    // it (no carry leaves the byte: 0x7F + 0x7F < 0x100), or it was set already.
+    const uint64_t flags = (((word & kLowSeven) + kLowSeven) | word) & kHighBits;
+    // One 0/1 per byte, summed into the top byte by the multiply (at most 8).
+    nonzero += static_cast<size_t>(((flags >> 7) * 0x0101010101010101ull) >> 56);
+  }
+  for (; i < count; ++i) nonzero += bytes[i] != 0;
+  return nonzero;
+}
+
 }  // namespace
 
 FrameComparison compare_frames(const Framebuffer& expected, const Framebuffer& actual,
@@ -48,9 +69,7 @@ FrameComparison compare_frames(const Framebuffer& expected, const Framebuffer& a
     // A row whose indices all match has no difference, masked or not; only its excluded pixels
     // are left to count.
     if (std::memcmp(e, a, width) == 0) {
-      if (m != nullptr)
-        out.excluded +=
-            static_cast<uint64_t>(width - static_cast<size_t>(std::count(m, m + width, 0)));
+      if (m != nullptr) out.excluded += static_cast<uint64_t>(count_nonzero(m, width));
       continue;
     }
     for (int x = 0; x < expected.width(); ++x) {

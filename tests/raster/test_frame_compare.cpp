@@ -109,6 +109,29 @@ TEST_CASE("compare: rows that match still count their excluded pixels, row by ro
   CHECK(compare_frames(a, a).excluded == 0);
 }
 
+TEST_CASE("compare: on matching rows every nonzero mask byte is one excluded pixel, at any width") {
+  // Matching rows count their excluded pixels eight mask bytes at a time: each byte value and
+  // position, and the bytes past the last whole eight, must count exactly as one pixel each.
+  for (const int width : {1, 7, 8, 9, 15, 16, 17, 640}) {
+    const Framebuffer a(width, 4, 9);
+    Framebuffer excluded(width, 4, 0);
+    const uint8_t values[] = {1, 0x7F, 0x80, 0x81, 0xFE, 0xFF, 2, 0x40};
+    uint64_t expected = 0;
+    for (int y = 0; y < 4; ++y) {
+      for (int x = 0; x < width; ++x) {
+        // A pattern that leaves some bytes zero, differently in each row.
+        if ((x * 7 + y * 3) % 5 == 0) continue;
+        excluded.set(x, y, values[static_cast<size_t>(x + y) % 8]);
+        ++expected;
+      }
+    }
+    CompareOptions options;
+    options.excluded = &excluded;
+    CAPTURE(width);
+    CHECK(compare_frames(a, a, options).excluded == expected);
+  }
+}
+
 TEST_CASE("compare: with a same-colour palette, indices showing the same colour are equal") {
   Palette p = default_palette();
   p.colors[200] = p.colors[7];  // a repeated colour: an RGB capture maps it to 7
