@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "core/byte_reader.h"
 #include "interp/common/budget_option.h"
@@ -978,13 +979,15 @@ struct Interpreter::Machine {
 };
 
 Interpreter::Interpreter(const Shape& shape, const WalkOptions& walk_options)
-    : Interpreter(shape, walk_shape(shape, walk_options)) {}
+    : Interpreter(shape, std::make_shared<const WalkResult>(walk_shape(shape, walk_options))) {}
 
-Interpreter::Interpreter(const Shape& shape, WalkResult walk)
+Interpreter::Interpreter(const Shape& shape, std::shared_ptr<const WalkResult> walk)
     : shape_(shape), walk_(std::move(walk)) {
+  if (!walk_) throw std::invalid_argument("fa::Interpreter: a shared walk is required");
+  const WalkResult& walked = *walk_;
   std::set<uint16_t, std::greater<>> thresholds;
-  for (size_t i = 0; i < walk_.items.size(); ++i) {
-    const auto& item = walk_.items[i];
+  for (size_t i = 0; i < walked.items.size(); ++i) {
+    const auto& item = walked.items[i];
     if (item.kind != ItemKind::kInstruction) continue;
     if (item.insn->op == 0x82) {
       // Every vertex any LOD or variant loads: the bounds the default camera frames. The walk
@@ -1000,17 +1003,18 @@ Interpreter::Interpreter(const Shape& shape, WalkResult walk)
     if (item.insn->op == 0xF0) {
       const uint32_t payload = item.offset + 2;
       const bool has_region =
-          i + 1 < walk_.items.size() && walk_.items[i + 1].kind == ItemKind::kX86;
+          i + 1 < walked.items.size() && walked.items[i + 1].kind == ItemKind::kX86;
       x86_ends_[item.offset] =
-          has_region ? walk_.items[i + 1].offset + walk_.items[i + 1].size : payload;
+          has_region ? walked.items[i + 1].offset + walked.items[i + 1].size : payload;
     }
   }
   lod_thresholds_.assign(thresholds.begin(), thresholds.end());
   // Parts an XformUnmask moves sit outside their buffers' coordinates; for a shape that has one,
   // the header's extents (half sizes about the origin) stand for them.
-  const bool moves_parts = std::any_of(walk_.items.begin(), walk_.items.end(), [](const auto& it) {
-    return it.kind == ItemKind::kInstruction && (it.insn->op == 0xC4 || it.insn->op == 0xC6);
-  });
+  const bool moves_parts =
+      std::any_of(walked.items.begin(), walked.items.end(), [](const auto& it) {
+        return it.kind == ItemKind::kInstruction && (it.insn->op == 0xC4 || it.insn->op == 0xC6);
+      });
   const auto& e = shape.header.extents;
   for (int k = 0; k < (moves_parts ? 8 : 0); ++k)
     model_vertices_.push_back({static_cast<int16_t>(k & 1 ? e[0] : -e[0]),
@@ -1063,7 +1067,7 @@ RunResult Interpreter::run(const RunState& state, EventSink& sink, Dispatch disp
   // relocation targets it did not reach; it sees the machine's events first. A plain run has no
   // observer and the machine emits straight to `sink`.
   std::optional<MergedHarvest> harvest;
-  if (state.merged) harvest.emplace(shape_, walk_, x86_ends_, articulations_, sink);
+  if (state.merged) harvest.emplace(shape_, *walk_, x86_ends_, articulations_, sink);
   Machine m(*this, state, harvest ? harvest->machine_sink() : sink, runner, dispatch,
             harvest ? &*harvest : nullptr);
   if (runner) {

@@ -77,8 +77,8 @@ class Interpreter {
   // while X86Code is skipped (assumptions.h).
   explicit Interpreter(const Shape& shape, const WalkOptions& walk_options = {});
   // With `walk` already made of `shape` (walk_shape with the options the runs use), so a caller
-  // that has one does not walk the shape twice.
-  Interpreter(const Shape& shape, WalkResult walk);
+  // that has one neither walks the shape twice nor copies the walk: the interpreter shares it.
+  Interpreter(const Shape& shape, std::shared_ptr<const WalkResult> walk);
   ~Interpreter();
 
   // Not reentrant: one interpreter per thread (it owns the vertex pool).
@@ -107,7 +107,7 @@ class Interpreter {
   friend class MachineAccess;
   struct Machine;
   const Shape& shape_;
-  WalkResult walk_;
+  std::shared_ptr<const WalkResult> walk_;  // never null
   std::vector<uint16_t> lod_thresholds_;
   std::vector<std::array<int16_t, 3>> model_vertices_;  // every VertexBuffer's, in code order
   std::map<uint32_t, uint32_t> x86_ends_;               // X86Code offset -> end of its x86 region

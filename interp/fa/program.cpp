@@ -37,8 +37,8 @@ std::vector<shapevm::ListingLine> listing_lines_of(const Listing& listing) {
 FaProgram::FaProgram(Shape shape, const OpenOptions& options)
     : shape_(std::make_unique<Shape>(std::move(shape))),
       walk_options_(walk_options_for(options.state)),
-      walk_(walk_shape(*shape_, walk_options_)),
-      info_(analyze_shape(*shape_, walk_)),
+      walk_(std::make_shared<const WalkResult>(walk_shape(*shape_, walk_options_))),
+      info_(analyze_shape(*shape_, *walk_)),
       palette_path_(options.palette),
       textures_path_(options.textures) {}
 
@@ -54,28 +54,28 @@ std::string FaProgram::summary() const {
 }
 
 std::string FaProgram::info_text() const {
-  return shape_info_text(*shape_, walk_, info_);
+  return shape_info_text(*shape_, *walk_, info_);
 }
 
 nlohmann::json FaProgram::info_json() const {
-  return shape_info_json(*shape_, walk_, info_);
+  return shape_info_json(*shape_, *walk_, info_);
 }
 
 std::string FaProgram::listing_text() const {
-  return render_listing_text(*shape_, make_listing(*shape_, walk_));
+  return render_listing_text(*shape_, make_listing(*shape_, *walk_));
 }
 
 nlohmann::json FaProgram::listing_json() const {
-  return render_listing_json(*shape_, make_listing(*shape_, walk_, true));
+  return render_listing_json(*shape_, make_listing(*shape_, *walk_, true));
 }
 
 std::vector<shapevm::ListingLine> FaProgram::listing_lines() const {
-  return listing_lines_of(make_listing(*shape_, walk_));
+  return listing_lines_of(make_listing(*shape_, *walk_));
 }
 
 std::vector<std::string> FaProgram::static_errors() const {
   std::vector<std::string> out;
-  for (const auto& d : walk_.diagnostics) {
+  for (const auto& d : walk_->diagnostics) {
     if (d.level != WalkDiagnostic::Level::kError) continue;
     out.push_back(fmt::format("{}: offset 0x{:x} (CODE offset 0x{:x}): {}", shape_->source(),
                               shape_->file_offset(d.offset), d.offset, d.message));

@@ -44,7 +44,7 @@ class FaProgram : public Program {
  private:
   std::unique_ptr<Shape> shape_;  // stable address: the interpreter keeps a reference
   WalkOptions walk_options_;
-  WalkResult walk_;
+  std::shared_ptr<const WalkResult> walk_;  // shared with the interpreter, never null
   ShapeInfo info_;
   // Made on first use: describing or listing a shape (`info`, `disasm` over a corpus) never
   // runs it, and the interpreter's vertex pool alone is about 200 KB.

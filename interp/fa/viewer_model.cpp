@@ -25,8 +25,10 @@ FaViewerModel::FaViewerModel(const Shape& shape, const StateRequest& opening,
       opening_(opening),
       base_(run_state_for(at_height(opening, 480))),
       render_(std::move(render)) {
-  interp_ = std::make_unique<Interpreter>(shape_, walk);
-  const ShapeInfo info = analyze_shape(shape_, walk_shape(shape_, walk));
+  // One walk, shared by the interpreter and the shape's analysis.
+  const auto walked = std::make_shared<const WalkResult>(walk_shape(shape_, walk));
+  interp_ = std::make_unique<Interpreter>(shape_, walked);
+  const ShapeInfo info = analyze_shape(shape_, *walked);
 
   caps_.engine = "fa";
   caps_.source = shape_.source();
