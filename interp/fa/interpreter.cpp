@@ -861,7 +861,6 @@ struct Interpreter::Machine {
 #define SHAPEVM_DISPATCH(next_offset, lookup)       \
   do {                                              \
     if (counted.value >= step_limit) [[unlikely]] { \
-      steps = counted.value;                        \
       budget_stop();                                \
       return;                                       \
     }                                               \
