@@ -267,7 +267,8 @@ TEST_CASE("sandbox: the thread's engine is renewed after many take-overs, and ru
     if (run(ib, state).sink.face_colors != Colors{1}) ++wrong;
   }
   CHECK(wrong == 0);
-  // One renewal in 4,100 take-overs (two when earlier tests left the engine just short of it).
+  // One renewal in kX86TakeOversPerEngine + 4 take-overs (two when earlier tests left the engine
+  // just short of it).
   const uint64_t renewals = fa::X86Runner::engines_opened() - opened;
   CHECK(renewals >= 1);
   CHECK(renewals <= 2);
