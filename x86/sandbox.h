@@ -121,6 +121,8 @@ class Sandbox {
   // Runs from regs.eip with at most `budget` (> 0) instructions.
   Outcome run(const Registers& regs, uint64_t budget);
 
+  // Reads `size` guest bytes at `address` (false when they are not all mapped).
+  bool read(uint32_t address, void* out, uint32_t size) const;
   bool read32(uint32_t address, uint32_t& value) const;
   // The registers now: inside an instruction observer, the state before that instruction.
   Registers registers() const;

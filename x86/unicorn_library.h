@@ -19,6 +19,8 @@ namespace shapevm::x86 {
   X(uc_hook_add)                     \
   X(uc_reg_read)                     \
   X(uc_reg_write)                    \
+  X(uc_reg_read_batch)               \
+  X(uc_reg_write_batch)              \
   X(uc_mem_map)                      \
   X(uc_mem_map_ptr)                  \
   X(uc_mem_unmap)                    \

@@ -308,3 +308,62 @@ leaf:
     CHECK(good.sink.face_colors == std::vector<uint8_t>{1, 9});
   }
 }
+
+TEST_CASE("sandbox: a block starts from the registers given and reports all nine at its stop") {
+  // add eax, ebx; add edx, ecx; xchg edi, esi; hlt
+  std::vector<uint8_t> code(x86::kPageSize, 0xF4);
+  const uint8_t body[] = {0x01, 0xD8, 0x01, 0xCA, 0x87, 0xF7, 0xF4};
+  std::copy(std::begin(body), std::end(body), code.begin());
+  std::vector<uint8_t> stack(x86::kPageSize, 0);
+  x86::Sandbox box;
+  box.map(0x1000, code, x86::kReadExec);
+  box.map(0x2000, stack, x86::kReadWrite);
+  x86::Registers in;
+  in.eax = 1, in.ebx = 2, in.ecx = 3, in.edx = 4, in.esi = 5, in.edi = 6, in.ebp = 7;
+  in.esp = 0x2800, in.eip = 0x1000;
+  box.begin_block();
+  const x86::Outcome out = box.run(in, 100);
+  CHECK(out.kind == x86::Outcome::Kind::kHalted);
+  const x86::Registers& r = out.regs;
+  CHECK(r.eax == 3);
+  CHECK(r.ebx == 2);
+  CHECK(r.ecx == 3);
+  CHECK(r.edx == 7);
+  CHECK(r.esi == 6);
+  CHECK(r.edi == 5);
+  CHECK(r.ebp == 7);
+  CHECK(r.esp == 0x2800);
+  CHECK(r.eip == 0x1006);  // a fault leaves EIP on the refused HLT
+  const x86::Registers now = box.registers();
+  CHECK(now.eax == 3);
+  CHECK(now.edi == 5);
+  CHECK(now.eip == 0x1006);
+}
+
+TEST_CASE("sandbox: read() sees the mapped bytes, across regions too, and refuses unmapped ones") {
+  std::vector<uint8_t> a(x86::kPageSize), b(x86::kPageSize);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<uint8_t>(i * 7 + 1);
+    b[i] = static_cast<uint8_t>(i * 13 + 5);
+  }
+  x86::Sandbox box;
+  box.map(0x10000, a, x86::kReadWrite);
+  box.map(0x11000, b,
+          static_cast<uint8_t>(x86::Access::kRead));  // adjacent: a read may straddle the two
+  uint32_t v = 0;
+  REQUIRE(box.read32(0x10000, v));
+  CHECK(v == (a[0] | a[1] << 8 | a[2] << 16 | uint32_t{a[3]} << 24));
+  REQUIRE(box.read32(0x10FFC, v));  // the last four bytes of the first region
+  CHECK(v == (a[0xFFC] | a[0xFFD] << 8 | a[0xFFE] << 16 | uint32_t{a[0xFFF]} << 24));
+  REQUIRE(box.read32(0x10FFE, v));  // two bytes from each region
+  CHECK(v == (a[0xFFE] | a[0xFFF] << 8 | b[0] << 16 | uint32_t{b[1]} << 24));
+  REQUIRE(box.read32(0x11123, v));
+  CHECK(v == (b[0x123] | b[0x124] << 8 | b[0x125] << 16 | uint32_t{b[0x126]} << 24));
+  a[0x20] = 0xAB;  // the host's stores are the guest's memory
+  uint8_t byte = 0;
+  REQUIRE(box.read(0x10020, &byte, 1));
+  CHECK(byte == 0xAB);
+  CHECK_FALSE(box.read32(0x11FFE, v));  // runs past the second region into nothing
+  CHECK_FALSE(box.read32(0x20000, v));
+  CHECK(box.read32(x86::kSystemPage, v));  // the sandbox's own page, mapped by Unicorn itself
+}
