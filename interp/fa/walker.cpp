@@ -127,8 +127,7 @@ class Walker {
   }
 
   WalkItem& add(ItemKind kind, uint32_t offset, uint32_t size) {
-    result_.items.push_back({kind, offset, size, std::nullopt, false});
-    return result_.items.back();
+    return result_.items.emplace_back(kind, offset, size);
   }
 
   WalkItem& add_instruction(uint32_t offset, uint8_t op) {
@@ -137,8 +136,9 @@ class Walker {
     insn.size = 1;
     insn.op = op;
     insn.info = find_opcode(op);
-    result_.items.push_back({ItemKind::kInstruction, offset, 1, std::move(insn), false});
-    return result_.items.back();
+    WalkItem& item = result_.items.emplace_back(ItemKind::kInstruction, offset, 1);
+    item.insn = std::move(insn);
+    return item;
   }
 
   void diagnose(WalkDiagnostic::Level level, uint32_t offset, std::string message) {

@@ -25,6 +25,10 @@ enum class ItemKind : uint8_t {
 };
 
 struct WalkItem {
+  // Built in place by the walk: an aggregate temporary was cleared whole (96 bytes, with a
+  // string store) before its fields were set, then moved into the items; 4% of the walk.
+  WalkItem(ItemKind k, uint32_t off, uint32_t sz) : kind(k), offset(off), size(sz) {}
+
   ItemKind kind;
   uint32_t offset;
   uint32_t size;
