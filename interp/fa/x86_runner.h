@@ -42,10 +42,11 @@ inline constexpr uint32_t kX86ReturnSentinel = kX86ExitBase;
 // interpreter of an x86 shape) have taken it from one another: Unicorn appends every new
 // translation to its code buffer, about 2 KB for a runner's blocks, and gives the space back only
 // with a new engine. (A full flush, UC_CTL_TB_FLUSH, is no substitute: in Unicorn 2.0.1 it touches
-// the whole 1 GiB buffer, and a process that flushed grew past 1 GB.) The kernel backs that buffer
-// with 2 MB pages, so every 2 MB of growth costs 2 MB at once: at 512 take-overs the growth stays
-// near 1 MB, inside the first such page. Opening an engine costs about 0.7 ms, under 1.5 us per
-// take-over, beside the 34 us a take-over itself costs.
+// the whole 1 GiB buffer, and a process that flushed grew past 1 GB.) Unicorn asks for 2 MB pages
+// for that buffer, which Linux grants where transparent huge pages are enabled, so growth costs
+// memory 2 MB at a time: at 512 take-overs it stays near 1 MB, inside the first such page. Opening
+// an engine costs about 0.5 ms, about 1 us per take-over, beside the 34 us a take-over itself
+// costs.
 inline constexpr uint32_t kX86TakeOversPerEngine = 512;
 inline constexpr uint64_t kX86BlockBudget = 100'000;  // instructions per block
 inline constexpr int kX86MaxHostCalls = 64;           // function imports per block
