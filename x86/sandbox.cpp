@@ -392,7 +392,8 @@ void Sandbox::begin_block() {
 namespace {
 
 // The registers a block starts from and ends with, in Registers' order. Read and written in one
-// batch call each: one call per register was about a sixth of a warm block.
+// batch call each: one call per register was about a sixth of a warm block. Not const: the batch
+// calls take the ids through an int*.
 constexpr int kRegisterCount = 9;
 int register_ids[kRegisterCount] = {UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
                                     UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
@@ -490,7 +491,6 @@ Outcome Sandbox::run(const Registers& r, uint64_t budget) {
 // Interrupt 13 at ring 3 is the CPU refusing an instruction: say which kind. `int N`, `int3` and
 // `into` leave EIP after the instruction; faults leave it on the instruction.
 void Sandbox::classify_interrupt(Outcome& out) const {
-  uc_engine* uc = impl_->uc;
   const uint32_t eip = out.regs.eip;
   // The hot path first: every exit through an exit page is a refused HLT. (An `int 0x0d` right
   // before an F4 byte would read as that HLT; both stop the block.)
@@ -500,8 +500,7 @@ void Sandbox::classify_interrupt(Outcome& out) const {
     return;
   }
   uint8_t before[2] = {};
-  if (eip >= 2 && unicorn().uc_mem_read(uc, eip - 2, before, 2) == UC_ERR_OK && before[0] == 0xCD &&
-      before[1] == out.interrupt) {
+  if (eip >= 2 && read(eip - 2, before, 2) && before[0] == 0xCD && before[1] == out.interrupt) {
     out.software_interrupt = true;
     return;
   }
@@ -511,11 +510,10 @@ void Sandbox::classify_interrupt(Outcome& out) const {
   }
   if (out.interrupt != 13) return;
   uint8_t bytes[15] = {};
-  size_t n = sizeof bytes;
-  if (unicorn().uc_mem_read(uc, eip, bytes, n) !=
-      UC_ERR_OK) {  // near the end of a mapping: bytewise
+  uint32_t n = sizeof bytes;
+  if (!read(eip, bytes, n)) {  // near the end of a mapping (or of the address space): bytewise
     n = 0;
-    while (n < sizeof bytes && unicorn().uc_mem_read(uc, eip + n, bytes + n, 1) == UC_ERR_OK) ++n;
+    while (n < sizeof bytes && uint64_t{eip} + n <= UINT32_MAX && read(eip + n, bytes + n, 1)) ++n;
   }
   const size_t op = skip_prefixes(bytes, n);
   if (op < n && is_port_io(bytes[op])) {
@@ -530,9 +528,7 @@ void Sandbox::classify_interrupt(Outcome& out) const {
 bool Sandbox::answer_rdtsc(Outcome& out) {
   if (out.kind != Outcome::Kind::kPrivileged) return false;
   uint8_t bytes[2] = {};
-  if (unicorn().uc_mem_read(impl_->uc, out.regs.eip, bytes, 2) != UC_ERR_OK || bytes[0] != 0x0F ||
-      bytes[1] != 0x31)
-    return false;
+  if (!read(out.regs.eip, bytes, 2) || bytes[0] != 0x0F || bytes[1] != 0x31) return false;
   if (impl_->tsc_reads >= kMaxTscReads) {
     out.kind = Outcome::Kind::kBudget;
     out.detail = fmt::format("more than {} rdtsc reads in one block", kMaxTscReads);
