@@ -1,6 +1,7 @@
 // Interpreter and frame benchmarks (figures for closing notes, not tests):
 //  - ns per executed opcode, threaded vs switch dispatch, on a control-flow-only stream and on a
-//    geometry-heavy one;
+//    geometry-heavy one, and threaded on chains of one control-flow opcode each (jumps, calls and
+//    returns, frame tables);
 //  - frames per second rendering the jet example at 640x480;
 //  - the default state of 1,275 generated shapes, run and rendered.
 #include <benchmark/benchmark.h>
@@ -41,6 +42,41 @@ const fa::Shape& control_flow_shape() {
            std::to_string(i) + ":\n JumpToFrame @g" + std::to_string(i) + "\ng" +
            std::to_string(i) + ":\n ShortEOF\nj" + std::to_string(i) + ":\n";
     }
+    t += "ShortEOF\n";
+    return assemble(t);
+  }();
+  return shape;
+}
+
+// 2,000 of one control-flow opcode, each going on to the next: the dispatch's cost per kind.
+const fa::Shape& jump_chain_shape() {
+  static const fa::Shape shape = [] {
+    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
+    for (int i = 0; i < 2000; ++i)
+      t += "ShortJump @j" + std::to_string(i) + "\nj" + std::to_string(i) + ":\n";
+    t += "ShortEOF\n";
+    return assemble(t);
+  }();
+  return shape;
+}
+// 1,000 Unmask calls of a ShortEOF, each followed by a ShortJump (a third of the ops are each).
+const fa::Shape& call_chain_shape() {
+  static const fa::Shape shape = [] {
+    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
+    for (int i = 0; i < 1000; ++i) {
+      const std::string n = std::to_string(i);
+      t += "Unmask @f" + n + "\nShortJump @j" + n + "\nf" + n + ":\nShortEOF\nj" + n + ":\n";
+    }
+    t += "ShortEOF\n";
+    return assemble(t);
+  }();
+  return shape;
+}
+const fa::Shape& frame_chain_shape() {
+  static const fa::Shape shape = [] {
+    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
+    for (int i = 0; i < 2000; ++i)
+      t += "JumpToFrame @g" + std::to_string(i) + "\ng" + std::to_string(i) + ":\n";
     t += "ShortEOF\n";
     return assemble(t);
   }();
@@ -91,7 +127,19 @@ void BM_GeometryThreaded(benchmark::State& s) {
 void BM_GeometrySwitch(benchmark::State& s) {
   run_ops(s, geometry_shape(), fa::Dispatch::kSwitch);
 }
+void BM_JumpChainThreaded(benchmark::State& s) {
+  run_ops(s, jump_chain_shape(), fa::Dispatch::kThreaded);
+}
+void BM_CallChainThreaded(benchmark::State& s) {
+  run_ops(s, call_chain_shape(), fa::Dispatch::kThreaded);
+}
+void BM_FrameChainThreaded(benchmark::State& s) {
+  run_ops(s, frame_chain_shape(), fa::Dispatch::kThreaded);
+}
 BENCHMARK(BM_ControlFlowThreaded);
+BENCHMARK(BM_JumpChainThreaded);
+BENCHMARK(BM_CallChainThreaded);
+BENCHMARK(BM_FrameChainThreaded);
 BENCHMARK(BM_ControlFlowSwitch);
 BENCHMARK(BM_GeometryThreaded);
 BENCHMARK(BM_GeometrySwitch);

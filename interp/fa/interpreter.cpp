@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
+#include <span>
 #include <stdexcept>
 
 #include "core/byte_reader.h"
@@ -118,6 +120,40 @@ constexpr Handler handler_for(uint8_t op) {
 using Slot = PoolSlot;
 using Frame = CallFrame;  // rel: the object position the caller used (XformUnmask changes it)
 
+namespace {
+
+// The run's call stack, with room for the call-depth budget's frames from the start: a push
+// writes the frame's fields in place. (std::vector's push_back, where the compiler did not
+// inline it, built the frame on the stack and copied it in pieces the pop's loads could not take
+// from the store buffer: a stall per return.)
+class FrameStack {
+ public:
+  explicit FrameStack(uint32_t capacity) : frames_(new Frame[capacity]), capacity_(capacity) {}
+
+  // The caller checks full() first: the call-depth budget.
+  void push(uint32_t resume, const std::array<int64_t, 3>& rel, uint32_t call, uint32_t entry) {
+    Frame& f = frames_[size_++];
+    f.resume = resume;
+    f.rel = rel;
+    f.call = call;
+    f.entry = entry;
+  }
+  bool full() const { return size_ >= capacity_; }
+  Frame& back() { return frames_[size_ - 1]; }
+  void pop_back() { --size_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  std::span<const Frame> frames() const { return {frames_.get(), size_}; }
+
+ private:
+  std::unique_ptr<Frame[]> frames_;
+  uint32_t capacity_;
+  uint32_t size_ = 0;
+};
+
+}  // namespace
+
 struct Interpreter::Machine {
   Machine(Interpreter& in, const RunState& st, EventSink& s, X86Runner* x86_runner, Dispatch d,
           RunObserver* obs)
@@ -135,14 +171,14 @@ struct Interpreter::Machine {
         slow_fetch(want_ops || observer != nullptr),
         dispatch_kind(d),
         pool(in.pool_),
-        epoch(++in.epoch_) {
+        epoch(++in.epoch_),
+        stack(st.call_depth_limit) {
     face_event.engine = kEngine;
     view = in.shape_view(st);
     rel = {view.xv, view.yv, view.zv};
     // Queue time (GRAddBrentObj): the shift is chosen once per object from the radius and the
     // viewer-relative position; the camera is already in shape units (FA-51).
     shift = precision_shift(in.shape_.header.radius, rel);
-    stack.reserve(st.call_depth_limit);
     if (st.lod) projected_override = in.synthetic_projected_size(*st.lod);
   }
 
@@ -163,7 +199,7 @@ struct Interpreter::Machine {
   std::vector<Slot>& pool;
   uint32_t epoch;
   std::vector<FaceCorner> corners;
-  std::vector<Frame> stack;
+  FrameStack stack;
   std::string texture;
   ViewSetup view;
   std::array<int64_t, 3> rel{};
@@ -237,10 +273,10 @@ struct Interpreter::Machine {
 
   // Calls `target`; its ShortEOF resumes at `resume`.
   bool call(uint32_t off, int64_t target, uint32_t resume) {
-    if (stack.size() >= state.call_depth_limit)
+    if (stack.full())
       return fail(off, fmt::format("call depth limit {} reached (budget)", state.call_depth_limit),
                   StopReason::kCallDepthBudget);
-    stack.push_back({resume, rel, off, 0});
+    stack.push(resume, rel, off, 0);
     if (!go(off, target)) return false;
     stack.back().entry = pos;
     if (want_control)
@@ -770,7 +806,7 @@ struct Interpreter::Machine {
     v.op = off < code_size ? code[off] : 0;
     v.steps = steps > 0 ? steps - 1 : 0;  // the current opcode is counted but not yet executed
     v.faces = faces;
-    v.frames = stack;
+    v.frames = stack.frames();
     v.position = rel;
     v.pool = pool;
     v.epoch = epoch;
@@ -807,12 +843,13 @@ struct Interpreter::Machine {
   void execute() {
     if (dispatch_kind == Dispatch::kSwitch) {
       run_switch();
-    } else if (hook != nullptr || observer != nullptr) {
-      run_threaded();  // the debugger and --merged see every fetch
+    } else if (hook != nullptr || observer != nullptr || !PredecodedCode::serves(code_size)) {
+      // The debugger and --merged see every fetch; CODE too large for a table is fetched too.
+      run_threaded();
     } else if (sink_ops) {
-      run_predecoded<true>();
+      want_control ? run_predecoded<true, true>() : run_predecoded<true, false>();
     } else {
-      run_predecoded<false>();
+      want_control ? run_predecoded<false, true>() : run_predecoded<false, false>();
     }
   }
 
@@ -833,12 +870,18 @@ struct Interpreter::Machine {
   // budget, one table load and a jump to the executor, which takes its operands from the entry.
   // Same events, diagnostics and step counts as the fetch loop; `kOps` adds the op events.
   //
+  // `kControl`: the sink wants branch, call and return events. Without them, a jump, a call and
+  // a frame table the run has seen the length of are done here in a few instructions, where the
+  // handlers check again what decoding checked: a chain of such opcodes is bound by how many
+  // instructions each one takes, not by one slow step. What the shortcuts cannot settle (the
+  // call-depth budget, a new table length, a frame slot leaving CODE) goes to the handler.
+  //
   // Two values live in registers here rather than in the machine. The step count is kept in a
   // local and stored back when the loop ends (nothing this loop calls reads it: the debugger's
   // view, which does, runs the fetch loop). And an executor whose next offset its entry already
   // holds (a jump, a call, a face, a vertex buffer, an instruction stepped over) goes on from
   // that value: taking it back from `pos`, just stored, made each opcode wait for the store.
-  template <bool kOps>
+  template <bool kOps, bool kControl>
   void run_predecoded() {
 #if defined(__GNUC__)
     static void* const labels[] = {
@@ -856,16 +899,14 @@ struct Interpreter::Machine {
     } counted{steps, steps};
     uint32_t off = 0;
     DecodedOp* d = nullptr;
-    // Dispatches the opcode at `next_offset`, which pos already holds, finding its entry with
-    // `lookup`: at() for pos, at_decoded() for an offset an entry holds.
-#define SHAPEVM_DISPATCH(next_offset, lookup)       \
+    // Dispatches the opcode whose entry `locate` finds (setting d and off).
+#define SHAPEVM_DISPATCH(locate)                    \
   do {                                              \
     if (counted.value >= step_limit) [[unlikely]] { \
       budget_stop();                                \
       return;                                       \
     }                                               \
-    off = (next_offset);                            \
-    d = &table.lookup(off);                         \
+    locate;                                         \
     if constexpr (kOps) {                           \
       if (d->kind != FastOp::kOffEnd) {             \
         ++counted.value;                            \
@@ -877,17 +918,21 @@ struct Interpreter::Machine {
     }                                               \
     goto* labels[static_cast<size_t>(d->kind)];     \
   } while (0)
-#define SHAPEVM_NEXT() SHAPEVM_DISPATCH(pos, at)
-#define SHAPEVM_NEXT_AT(next_offset) SHAPEVM_DISPATCH(next_offset, at_decoded)
+    // The opcode at pos, its entry found by at(); and the one an entry's next_entry or
+    // target_entry names (pos already holds its offset), found by one add.
+#define SHAPEVM_NEXT() SHAPEVM_DISPATCH(off = pos; d = &table.at(off))
+#define SHAPEVM_NEXT_ENTRY(entry)                                        \
+  SHAPEVM_DISPATCH(const uint32_t e_ = (entry); d = &table.at_entry(e_); \
+                   off = e_ >> kDecodedOpShift)
 #define SHAPEVM_DONE(ok) \
   do {                   \
     if (!(ok)) return;   \
     SHAPEVM_NEXT();      \
   } while (0)
-#define SHAPEVM_DONE_AT(ok, next_offset) \
-  do {                                   \
-    if (!(ok)) return;                   \
-    SHAPEVM_NEXT_AT(next_offset);        \
+#define SHAPEVM_DONE_AT(ok, entry) \
+  do {                             \
+    if (!(ok)) return;             \
+    SHAPEVM_NEXT_ENTRY(entry);     \
   } while (0)
     SHAPEVM_NEXT();
   P_Decode:
@@ -907,36 +952,62 @@ struct Interpreter::Machine {
     pos = off + 2;
     SHAPEVM_DONE(h_ShortEof(off));
   P_Jump:
-    SHAPEVM_DONE_AT(branch(off, branch_kind::kJump, true, d->target, d->next, 0, 0), d->target);
+    if constexpr (!kControl) {
+      // The target was checked at decode: a jump without its event is a move.
+      pos = d->target();
+      SHAPEVM_NEXT_ENTRY(d->target_entry);
+    }
+    SHAPEVM_DONE_AT(branch(off, branch_kind::kJump, true, d->target(), d->next(), 0, 0),
+                    d->target_entry);
   P_Call:
-    SHAPEVM_DONE_AT(call(off, d->target, d->next), d->target);
+    if constexpr (!kControl) {
+      // A push and a move (the target was checked at decode); call() reports the depth budget.
+      if (!stack.full()) [[likely]] {
+        stack.push(d->next(), rel, off, d->target());
+        pos = d->target();
+        SHAPEVM_NEXT_ENTRY(d->target_entry);
+      }
+    }
+    SHAPEVM_DONE_AT(call(off, d->target(), d->next()), d->target_entry);
   P_XformCall:
-    SHAPEVM_DONE(exec_xform(off, d->target, d->next));
+    SHAPEVM_DONE(exec_xform(off, d->target(), d->next()));
   P_Frame:
-    SHAPEVM_DONE(exec_frame(off, d->a, d->next));
+    if constexpr (!kControl) {
+      // The table's length seen last, so its remainder is known: one slot read and a move.
+      // exec_frame() takes a new length and reports a slot that leaves CODE.
+      if (d->a == frame_modulus) [[likely]] {
+        const uint32_t slot = off + 4 + 2 * frame_index;
+        const int64_t target = int64_t{slot} + i16(slot);
+        if (target >= 0 && target < code_size) [[likely]] {
+          pos = static_cast<uint32_t>(target);
+          SHAPEVM_NEXT_ENTRY(pos << kDecodedOpShift);
+        }
+      }
+    }
+    SHAPEVM_DONE(exec_frame(off, d->a, d->next()));
   P_Damage:
-    SHAPEVM_DONE(exec_damage(off, d->target, d->next));
+    SHAPEVM_DONE(exec_damage(off, d->target(), d->next()));
   P_Detail:
-    SHAPEVM_DONE(exec_detail(off, d->a, d->target, d->next));
+    SHAPEVM_DONE(exec_detail(off, d->a, d->target(), d->next()));
   P_Lod:
-    SHAPEVM_DONE(exec_lod(off, d->a, d->b, d->target, d->next));
+    SHAPEVM_DONE(exec_lod(off, d->a, d->b, d->target(), d->next()));
   P_OrderField:
-    SHAPEVM_DONE(exec_order_field(off, d->a, d->b, d->target, d->next));
+    SHAPEVM_DONE(exec_order_field(off, d->a, d->b, d->target(), d->next()));
   P_OrderPlane:
-    SHAPEVM_DONE(exec_order_plane(off, d->op, d->target, d->next));
+    SHAPEVM_DONE(exec_order_plane(off, d->op, d->target(), d->next()));
   P_Next:
-    pos = d->next;
-    SHAPEVM_NEXT_AT(d->next);
+    pos = d->next();
+    SHAPEVM_NEXT_ENTRY(d->next_entry);
   P_VertexBuffer:
-    write_vertices(off, {d->b, d->a, d->next});
-    SHAPEVM_NEXT_AT(d->next);
+    write_vertices(off, {d->b, d->a, d->next()});
+    SHAPEVM_NEXT_ENTRY(d->next_entry);
   P_Face:
-    pos = d->next;
-    SHAPEVM_DONE_AT(draw_face(off), d->next);
+    pos = d->next();
+    SHAPEVM_DONE_AT(draw_face(off), d->next_entry);
 #undef SHAPEVM_DONE_AT
 #undef SHAPEVM_DONE
 #undef SHAPEVM_NEXT
-#undef SHAPEVM_NEXT_AT
+#undef SHAPEVM_NEXT_ENTRY
 #undef SHAPEVM_DISPATCH
 #else
     run_switch();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "core/byte_reader.h"
@@ -39,23 +41,23 @@ struct Decoder {
   // Both arms of a two-way instruction must lie inside CODE (the handler would fault otherwise).
   bool arms(int64_t first, int64_t second) {
     if (!inside(first) || !inside(second)) return false;
-    d.target = static_cast<uint32_t>(first);
-    d.next = static_cast<uint32_t>(second);
+    d.set_target(static_cast<uint32_t>(first));
+    d.set_next(static_cast<uint32_t>(second));
     return true;
   }
 
   bool jump(uint32_t size, int64_t displacement) {
     const int64_t target = int64_t{off} + size + displacement;
     if (!inside(target)) return false;
-    d.target = static_cast<uint32_t>(target);
-    d.next = off + size;
+    d.set_target(static_cast<uint32_t>(target));
+    d.set_next(off + size);
     return true;
   }
 
   // A conditional branch: taken goes to target, otherwise to the next instruction.
   bool conditional(uint32_t size, int64_t displacement) {
     if (!jump(size, displacement)) return false;
-    return inside(d.next);
+    return inside(d.next());
   }
 
   bool decode() {
@@ -88,7 +90,7 @@ struct Decoder {
         const uint32_t n = u16(2);
         if (n == 0 || !have(4 + 2 * n)) return false;
         d.a = static_cast<uint16_t>(n);
-        d.next = off + 4 + 2 * n;
+        d.set_next(off + 4 + 2 * n);
         return set(FastOp::kFrame, 4);  // the table is read as the run reaches it
       }
       case 0xAC:
@@ -131,22 +133,22 @@ struct Decoder {
         if (push_at / 8 + count > assumed::kPoolSlots) return false;
         d.a = static_cast<uint16_t>(count);
         d.b = static_cast<uint16_t>(push_at / 8);
-        d.next = off + 6 + 6 * count;
+        d.set_next(off + 6 + 6 * count);
         return set(FastOp::kVertexBuffer, 6);  // the vertices are read as they are written
       }
       case 0xF6:  // VertexInfo: byte-magic, 7 bytes
         if (!have(7)) return false;
-        d.next = off + 7;
+        d.set_next(off + 7);
         return set(FastOp::kNext, 1);
       case 0xE0:
         if (!have(4)) return false;
-        d.next = off + 4;
+        d.set_next(off + 4);
         return set(FastOp::kNext, 1);
       case 0xFC: {
         DecodeError error;
         const uint32_t face = face_size({code, size}, off, error);
         if (face == 0) return false;
-        d.next = off + face;
+        d.set_next(off + face);
         // The size depends on the flags and the corner count, which follows the optional normal.
         const uint8_t content = code[off + 1];
         const uint8_t layout = code[off + 2];
@@ -166,7 +168,7 @@ struct Decoder {
     Instruction insn;
     DecodeError error;
     if (!decode_instruction({code, size}, off, insn, error)) return false;
-    d.next = off + insn.size;
+    d.set_next(off + insn.size);
     const bool fixed = info->rule == SizeRule::kFixed || info->rule == SizeRule::kHeader;
     return set(FastOp::kNext, fixed ? 1 : insn.size);
   }
@@ -176,14 +178,17 @@ struct Decoder {
 
 // prepare() clears entries by writing zero bytes: that must be what DecodedOp{} holds.
 constexpr bool all_zero(const DecodedOp& d) {
-  return d.kind == FastOp{0} && d.op == 0 && d.span == 0 && d.next == 0 && d.target == 0 &&
-         d.a == 0 && d.b == 0;
+  return d.kind == FastOp{0} && d.op == 0 && d.span == 0 && d.next_entry == 0 &&
+         d.target_entry == 0 && d.a == 0 && d.b == 0;
 }
 static_assert(all_zero(DecodedOp{}));
 static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
 
 void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
   if (code == code_ && size == size_ && ops_ != nullptr) return;
+  if (!serves(size))
+    throw std::length_error("PredecodedCode: CODE of " + std::to_string(size) +
+                            " bytes is beyond the pre-decoded table's reach");
   const size_t entries = size_t{size} + 1;
   if (entries > capacity_) {
     ops_.reset(static_cast<DecodedOp*>(::operator new(entries * sizeof(DecodedOp))));

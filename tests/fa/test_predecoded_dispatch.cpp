@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "interp/fa/articulation.h"
 #include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
+#include "interp/fa/pe_writer.h"
 #include "interp/fa/predecoded_code.h"
 #include "tests/fa/trace_text.h"
 #include "tests/fa/x86_block_shape.h"
@@ -24,8 +27,8 @@ using shapevm::testing::with;
 namespace {
 
 std::string trace(Interpreter& interp, const RunState& state, Dispatch dispatch, bool ops,
-                  WorkLimits limits = {}) {
-  return testing::trace_text(interp, state, dispatch, ops, limits);
+                  WorkLimits limits = {}, bool control = true) {
+  return testing::trace_text(interp, state, dispatch, ops, limits, control);
 }
 
 // The default state, then each articulation input through each of its values.
@@ -54,15 +57,18 @@ TEST_CASE("threaded pre-decoded dispatch and the switch twin trace the generated
     x86_shapes += states.size() > 1;
     for (size_t k = 0; k < states.size(); ++k) {
       const RunState& s = states[k];
-      for (bool ops : {true, false}) {
-        const std::string threaded = trace(interp, s, Dispatch::kThreaded, ops);
-        const std::string reference = trace(interp, s, Dispatch::kSwitch, ops);
-        if (threaded != reference) {
-          INFO("shape " << i << " state " << k << " ops " << ops);
-          CHECK(threaded == reference);
+      // With and without op events, and with and without control events (a frame renderer's
+      // run, which takes the threaded loop's shortcuts for jumps, calls and frame tables).
+      for (bool ops : {true, false})
+        for (bool control : {true, false}) {
+          const std::string threaded = trace(interp, s, Dispatch::kThreaded, ops, {}, control);
+          const std::string reference = trace(interp, s, Dispatch::kSwitch, ops, {}, control);
+          if (threaded != reference) {
+            INFO("shape " << i << " state " << k << " ops " << ops << " control " << control);
+            CHECK(threaded == reference);
+          }
+          ++runs;
         }
-        ++runs;
-      }
     }
     if (i % 25 == 0) {
       // Budgets stop both at the same opcode: steps 0..40, and the first few faces.
@@ -70,8 +76,9 @@ TEST_CASE("threaded pre-decoded dispatch and the switch twin trace the generated
         RunState s = states.back();
         s.step_limit = limit;
         for (bool ops : {true, false})
-          CHECK(trace(interp, s, Dispatch::kThreaded, ops) ==
-                trace(interp, s, Dispatch::kSwitch, ops));
+          for (bool control : {true, false})
+            CHECK(trace(interp, s, Dispatch::kThreaded, ops, {}, control) ==
+                  trace(interp, s, Dispatch::kSwitch, ops, {}, control));
       }
       for (uint64_t faces = 1; faces <= 3; ++faces) {
         WorkLimits limits;
@@ -95,15 +102,29 @@ TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams"
       ".db 40 00 00 00\n",                          // JumpToFrame with no frames
       ".db 48 00\n",                                // a Jump cut off by CODE's end
       "ShortJump @x\nx:\n Jump @y\ny:\n .db 38\n",  // a ShortJump on CODE's last byte
+      // What the shortcuts for sinks without control events hand back to the handlers:
+      "x:\n Unmask @x\n",                          // a call past the call-depth budget
+      ".db 40 00 02 00 02 00 00 70\n ShortEOF\n",  // a frame slot outside CODE (frame 1)
+      // Frame tables of two lengths, each reached again with the other's and its own last: the
+      // frame chosen follows the table (each arm executes a different number of opcodes).
+      "Unmask @a\n Unmask @a\n Unmask @b\n Unmask @a\n Unmask @b\n Unmask @b\n ShortEOF\n"
+      "a:\n JumpToFrame @a0, @a1\na0:\n ShortEOF\na1:\n TextureIndex 1\n ShortEOF\n"
+      "b:\n JumpToFrame @b0, @b1, @b2\nb0:\n ShortEOF\nb1:\n TextureIndex 1\n ShortEOF\n"
+      "b2:\n TextureIndex 1\n TextureIndex 2\n ShortEOF\n",
   };
   for (const char* body : bodies) {
     INFO(body);
     const BuiltShape b = build_shape(testing::with_header(body));
     Interpreter interp(b.shape);
-    for (int round = 0; round < 2; ++round)  // decoded, then from the table
-      for (bool ops : {true, false})
-        CHECK(trace(interp, {}, Dispatch::kThreaded, ops) ==
-              trace(interp, {}, Dispatch::kSwitch, ops));
+    for (uint32_t frame : {0u, 1u, 5u}) {
+      RunState state;
+      state.frame = frame;
+      for (int round = 0; round < 2; ++round)  // decoded, then from the table
+        for (bool ops : {true, false})
+          for (bool control : {true, false})
+            CHECK(trace(interp, state, Dispatch::kThreaded, ops, {}, control) ==
+                  trace(interp, state, Dispatch::kSwitch, ops, {}, control));
+    }
   }
 }
 
@@ -179,7 +200,7 @@ b:
   auto decoded = [&](uint32_t off) { return table.at(off).kind != FastOp::kDecode; };
   for (uint32_t off : {base, base + 4, base + 8, base + 12}) table.decode(off);
   CHECK(table.at(base).kind == FastOp::kJump);
-  CHECK(table.at(base).target == base + 4);
+  CHECK(table.at(base).target() == base + 4);
   CHECK(table.at(base + 8).kind == FastOp::kNext);
   CHECK(table.at(base + 12).kind == FastOp::kEndObject);
   CHECK(table.at(static_cast<uint32_t>(code.size()) + 5).kind == FastOp::kOffEnd);
@@ -199,4 +220,53 @@ b:
   table.invalidate(base + 3, 1);
   CHECK_FALSE(decoded(base));
   CHECK(decoded(base + 12));
+}
+
+TEST_CASE("CODE beyond the pre-decoded table's reach runs the fetch loop, and agrees") {
+  // A LongJump over more than PredecodedCode::kMaxCodeSize bytes of padding to a LongJump back.
+  const BuiltShape small = build_shape(testing::with_header(R"(
+    LongJump @far
+back:
+    TextureIndex 7
+    EndObject
+far:
+    LongJump @back
+)"));
+  std::vector<uint8_t> code = small.shape.code();
+  const uint32_t first = 14;  // after the header
+  REQUIRE(code[first] == 0x50);
+  uint32_t far = first + 6;
+  while (far + 6 <= code.size() && code[far] != 0x50) ++far;
+  REQUIRE(far + 6 <= code.size());
+  const uint32_t pad = PredecodedCode::kMaxCodeSize;
+  code.insert(code.begin() + far, pad, 0x00);
+  const auto patch_rel32 = [&](uint32_t at, int64_t delta) {
+    int32_t rel = 0;
+    std::memcpy(&rel, &code[at + 2], 4);
+    rel = static_cast<int32_t>(rel + delta);
+    std::memcpy(&code[at + 2], &rel, 4);
+  };
+  patch_rel32(first, pad);
+  patch_rel32(far + pad, -int64_t{pad});
+  ImageBuildInput input;
+  input.code_body = code;
+  const Shape big = load_shape(build_pharlap(input), "big.SH");
+  REQUIRE(big.code().size() > PredecodedCode::kMaxCodeSize);
+  CHECK_FALSE(PredecodedCode::serves(static_cast<uint32_t>(big.code().size())));
+  PredecodedCode table;
+  CHECK_THROWS_AS(table.prepare(big.code().data(), static_cast<uint32_t>(big.code().size())),
+                  std::length_error);
+
+  Interpreter interp(big);
+  for (bool ops : {true, false})
+    for (bool control : {true, false})
+      CHECK(trace(interp, {}, Dispatch::kThreaded, ops, {}, control) ==
+            trace(interp, {}, Dispatch::kSwitch, ops, {}, control));
+  struct Quiet : EventSink {
+    bool wants_control() const override { return false; }
+  } quiet;
+  const RunResult r = interp.run({}, quiet, Dispatch::kThreaded);
+  CHECK(r.clean);
+  CHECK(r.stop == StopReason::kEndObject);
+  CHECK(r.ops == 4);  // both LongJumps, TextureIndex, EndObject
 }
