@@ -870,11 +870,12 @@ struct Interpreter::Machine {
   // budget, one table load and a jump to the executor, which takes its operands from the entry.
   // Same events, diagnostics and step counts as the fetch loop; `kOps` adds the op events.
   //
-  // `kControl`: the sink wants branch, call and return events. Without them, a jump, a call and
-  // a frame table the run has seen the length of are done here in a few instructions, where the
-  // handlers check again what decoding checked: a chain of such opcodes is bound by how many
-  // instructions each one takes, not by one slow step. What the shortcuts cannot settle (the
-  // call-depth budget, a new table length, a frame slot leaving CODE) goes to the handler.
+  // `kControl`: the sink wants branch, call and return events. Without them, a jump, a call, a
+  // return and a frame table the run has seen the length of are done here in a few instructions,
+  // where the handlers check again what decoding checked: a chain of such opcodes is bound by how
+  // many instructions each one takes, not by one slow step. What the shortcuts cannot settle (the
+  // call-depth budget, a return at top level, a new table length, a frame slot leaving CODE) goes
+  // to the handler.
   //
   // Two values live in registers here rather than in the machine. The step count is kept in a
   // local and stored back when the loop ends (nothing this loop calls reads it: the debugger's
@@ -949,6 +950,16 @@ struct Interpreter::Machine {
     h_EndObject(off);
     return;
   P_ShortEof:
+    if constexpr (!kControl) {
+      // A return without its event; at top level the handler ends the run.
+      if (!stack.empty()) [[likely]] {
+        const Frame& f = stack.back();
+        rel = f.rel;
+        pos = f.resume;
+        stack.pop_back();
+        SHAPEVM_NEXT();
+      }
+    }
     pos = off + 2;
     SHAPEVM_DONE(h_ShortEof(off));
   P_Jump:

@@ -31,6 +31,23 @@ std::string trace(Interpreter& interp, const RunState& state, Dispatch dispatch,
   return testing::trace_text(interp, state, dispatch, ops, limits, control);
 }
 
+// Each face's corners where the view puts them, as a frame renderer receives them (no control
+// events): what the trace does not show, such as the position a return restores.
+std::string corners_seen(Interpreter& interp, const RunState& state, Dispatch dispatch) {
+  struct Corners : EventSink {
+    std::string text;
+    bool wants_control() const override { return false; }
+    void on_face(const FaceEvent& e) override {
+      for (const FaceCorner& c : e.corners)
+        text += std::to_string(c.view.x) + "," + std::to_string(c.view.y) + "," +
+                std::to_string(c.view.z) + " ";
+      text += "\n";
+    }
+  } sink;
+  interp.run(state, sink, dispatch);
+  return sink.text;
+}
+
 // The default state, then each articulation input through each of its values.
 std::vector<RunState> articulation_states(const Shape& shape) {
   std::vector<RunState> states(1);
@@ -58,7 +75,8 @@ TEST_CASE("threaded pre-decoded dispatch and the switch twin trace the generated
     for (size_t k = 0; k < states.size(); ++k) {
       const RunState& s = states[k];
       // With and without op events, and with and without control events (a frame renderer's
-      // run, which takes the threaded loop's shortcuts for jumps, calls and frame tables).
+      // run, which takes the threaded loop's shortcuts for jumps, calls, returns and frame
+      // tables), and where each face's corners lie.
       for (bool ops : {true, false})
         for (bool control : {true, false}) {
           const std::string threaded = trace(interp, s, Dispatch::kThreaded, ops, {}, control);
@@ -69,6 +87,11 @@ TEST_CASE("threaded pre-decoded dispatch and the switch twin trace the generated
           }
           ++runs;
         }
+      if (corners_seen(interp, s, Dispatch::kThreaded) !=
+          corners_seen(interp, s, Dispatch::kSwitch)) {
+        INFO("shape " << i << " state " << k << ": face corners");
+        CHECK(false);
+      }
     }
     if (i % 25 == 0) {
       // Budgets stop both at the same opcode: steps 0..40, and the first few faces.
@@ -103,7 +126,12 @@ TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams"
       ".db 48 00\n",                                // a Jump cut off by CODE's end
       "ShortJump @x\nx:\n Jump @y\ny:\n .db 38\n",  // a ShortJump on CODE's last byte
       // What the shortcuts for sinks without control events hand back to the handlers:
-      "x:\n Unmask @x\n",                          // a call past the call-depth budget
+      "x:\n Unmask @x\n",  // a call past the call-depth budget
+      // A return restores the caller's position: the triangle after it is placed as before.
+      "XformUnmask t=100,0,0 a=0,0,0 call=@part\n VertexBuffer at=0\n v 0, 0, 0\n v 10, 0, 0\n"
+      " v 0, 10, 0\n Face content=0 layout=0 color=5 shadow=0 idx=0,1,2\n EndObject\npart:\n"
+      " VertexBuffer at=0\n v 0, 0, 0\n v 10, 0, 0\n v 0, 10, 0\n"
+      " Face content=0 layout=0 color=6 shadow=0 idx=0,1,2\n ShortEOF\n",
       ".db 40 00 02 00 02 00 00 70\n ShortEOF\n",  // a frame slot outside CODE (frame 1)
       // Frame tables of two lengths, each reached again with the other's and its own last: the
       // frame chosen follows the table (each arm executes a different number of opcodes).
@@ -124,6 +152,8 @@ TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams"
           for (bool control : {true, false})
             CHECK(trace(interp, state, Dispatch::kThreaded, ops, {}, control) ==
                   trace(interp, state, Dispatch::kSwitch, ops, {}, control));
+      CHECK(corners_seen(interp, state, Dispatch::kThreaded) ==
+            corners_seen(interp, state, Dispatch::kSwitch));
     }
   }
 }
