@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "bench/bench_main.h"
@@ -48,38 +49,29 @@ const fa::Shape& control_flow_shape() {
   return shape;
 }
 
-// 2,000 of one control-flow opcode, each going on to the next: the dispatch's cost per kind.
+// `count` repeats of `step(n)`, the n-th's text, in one shape: chains of control-flow opcodes.
+fa::Shape repeated_shape(int count, const std::function<std::string(const std::string&)>& step) {
+  std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
+  for (int i = 0; i < count; ++i) t += step(std::to_string(i));
+  t += "ShortEOF\n";
+  return assemble(t);
+}
+// 2,000 jumps or frame tables, each going on to the next; 1,000 Unmask calls of a ShortEOF, each
+// followed by a ShortJump (a third of the opcodes each): the dispatch's cost per kind.
 const fa::Shape& jump_chain_shape() {
-  static const fa::Shape shape = [] {
-    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
-    for (int i = 0; i < 2000; ++i)
-      t += "ShortJump @j" + std::to_string(i) + "\nj" + std::to_string(i) + ":\n";
-    t += "ShortEOF\n";
-    return assemble(t);
-  }();
+  static const fa::Shape shape = repeated_shape(
+      2000, [](const std::string& n) { return "ShortJump @j" + n + "\nj" + n + ":\n"; });
   return shape;
 }
-// 1,000 Unmask calls of a ShortEOF, each followed by a ShortJump (a third of the ops are each).
 const fa::Shape& call_chain_shape() {
-  static const fa::Shape shape = [] {
-    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
-    for (int i = 0; i < 1000; ++i) {
-      const std::string n = std::to_string(i);
-      t += "Unmask @f" + n + "\nShortJump @j" + n + "\nf" + n + ":\nShortEOF\nj" + n + ":\n";
-    }
-    t += "ShortEOF\n";
-    return assemble(t);
-  }();
+  static const fa::Shape shape = repeated_shape(1000, [](const std::string& n) {
+    return "Unmask @f" + n + "\nShortJump @j" + n + "\nf" + n + ":\nShortEOF\nj" + n + ":\n";
+  });
   return shape;
 }
 const fa::Shape& frame_chain_shape() {
-  static const fa::Shape shape = [] {
-    std::string t = ".header radius_world=0 radius=100 scale=8 extents=1,1,1\n";
-    for (int i = 0; i < 2000; ++i)
-      t += "JumpToFrame @g" + std::to_string(i) + "\ng" + std::to_string(i) + ":\n";
-    t += "ShortEOF\n";
-    return assemble(t);
-  }();
+  static const fa::Shape shape = repeated_shape(
+      2000, [](const std::string& n) { return "JumpToFrame @g" + n + "\ng" + n + ":\n"; });
   return shape;
 }
 
@@ -127,19 +119,14 @@ void BM_GeometryThreaded(benchmark::State& s) {
 void BM_GeometrySwitch(benchmark::State& s) {
   run_ops(s, geometry_shape(), fa::Dispatch::kSwitch);
 }
-void BM_JumpChainThreaded(benchmark::State& s) {
-  run_ops(s, jump_chain_shape(), fa::Dispatch::kThreaded);
-}
-void BM_CallChainThreaded(benchmark::State& s) {
-  run_ops(s, call_chain_shape(), fa::Dispatch::kThreaded);
-}
-void BM_FrameChainThreaded(benchmark::State& s) {
-  run_ops(s, frame_chain_shape(), fa::Dispatch::kThreaded);
+// One chain of a single control-flow opcode kind, threaded (BM_Chain/Jump, /Call, /Frame).
+void BM_Chain(benchmark::State& s, const fa::Shape& (*shape)()) {
+  run_ops(s, shape(), fa::Dispatch::kThreaded);
 }
 BENCHMARK(BM_ControlFlowThreaded);
-BENCHMARK(BM_JumpChainThreaded);
-BENCHMARK(BM_CallChainThreaded);
-BENCHMARK(BM_FrameChainThreaded);
+BENCHMARK_CAPTURE(BM_Chain, Jump, &jump_chain_shape);
+BENCHMARK_CAPTURE(BM_Chain, Call, &call_chain_shape);
+BENCHMARK_CAPTURE(BM_Chain, Frame, &frame_chain_shape);
 BENCHMARK(BM_ControlFlowSwitch);
 BENCHMARK(BM_GeometryThreaded);
 BENCHMARK(BM_GeometrySwitch);
