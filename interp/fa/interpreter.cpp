@@ -122,23 +122,29 @@ using Frame = CallFrame;  // rel: the object position the caller used (XformUnma
 
 namespace {
 
-// The run's call stack, with room for the call-depth budget's frames from the start: a push
-// writes the frame's fields in place. (std::vector's push_back, where the compiler did not
-// inline it, built the frame on the stack and copied it in pieces the pop's loads could not take
-// from the store buffer: a stall per return.)
+// The run's call stack, up to the call-depth budget's `limit` frames: a push writes the frame's
+// fields in place. (std::vector's push_back, where the compiler did not inline it, built the frame
+// on the stack and copied it in pieces the pop's loads could not take from the store buffer: a
+// stall per return.) Room for the default budget's 64 frames comes first; a larger budget's
+// frames are made room for as calls go deeper, so a huge --max-depth costs nothing up front.
 class FrameStack {
  public:
-  explicit FrameStack(uint32_t capacity) : frames_(new Frame[capacity]), capacity_(capacity) {}
+  explicit FrameStack(uint32_t limit)
+      : limit_(limit),
+        capacity_(std::min(limit, kFirstCapacity)),
+        frames_(std::make_unique<Frame[]>(capacity_)) {}
 
   // The caller checks full() first: the call-depth budget.
   void push(uint32_t resume, const std::array<int64_t, 3>& rel, uint32_t call, uint32_t entry) {
+    if (size_ == capacity_) [[unlikely]]
+      grow();
     Frame& f = frames_[size_++];
     f.resume = resume;
     f.rel = rel;
     f.call = call;
     f.entry = entry;
   }
-  bool full() const { return size_ >= capacity_; }
+  bool full() const { return size_ >= limit_; }
   Frame& back() { return frames_[size_ - 1]; }
   void pop_back() { --size_; }
   size_t size() const { return size_; }
@@ -147,9 +153,19 @@ class FrameStack {
   std::span<const Frame> frames() const { return {frames_.get(), size_}; }
 
  private:
-  std::unique_ptr<Frame[]> frames_;
+  static constexpr uint32_t kFirstCapacity = 64;
+  void grow() {
+    const uint32_t capacity = capacity_ > limit_ / 2 ? limit_ : capacity_ * 2;
+    auto frames = std::make_unique<Frame[]>(capacity);
+    std::copy(frames_.get(), frames_.get() + size_, frames.get());
+    frames_ = std::move(frames);
+    capacity_ = capacity;
+  }
+
+  uint32_t limit_;
   uint32_t capacity_;
   uint32_t size_ = 0;
+  std::unique_ptr<Frame[]> frames_;
 };
 
 }  // namespace

@@ -117,7 +117,7 @@ TEST_CASE("threaded pre-decoded dispatch and the switch twin trace the generated
 
 TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams") {
   // Each ends in a diagnostic the ordinary handler reports (pre-decoding leaves it kLegacy).
-  const char* bodies[] = {
+  std::vector<std::string> bodies = {
       "Jump @x\n .db 00\nx:\n .db 48 00 00 70\n",   // a Jump whose target is past CODE
       "Unmask @x\nx:\n .db 01 00\n",                // an odd opcode
       ".db 82 00 01 00 03 00 01 00 02 00 03 00\n",  // a misaligned VertexBuffer push_at
@@ -140,13 +140,39 @@ TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams"
       "b:\n JumpToFrame @b0, @b1, @b2\nb0:\n ShortEOF\nb1:\n TextureIndex 1\n ShortEOF\n"
       "b2:\n TextureIndex 1\n TextureIndex 2\n ShortEOF\n",
   };
-  for (const char* body : bodies) {
+  // Calls nested 100 deep, each returning to the one before: past the call stack's first room
+  // (64 frames) under a larger budget, and past the default budget.
+  std::string nested = "Unmask @c0\n EndObject\n";
+  for (int i = 0; i < 100; ++i)
+    nested += "c" + std::to_string(i) + ":\n Unmask @c" + std::to_string(i + 1) + "\n ShortEOF\n";
+  nested += "c100:\n TextureIndex 1\n ShortEOF\n";
+  bodies.push_back(nested);
+  {
+    // Both dispatches share the call stack, so its depth is checked against the program too.
+    const BuiltShape b = build_shape(testing::with_header(nested));
+    Interpreter interp(b.shape);
+    struct Quiet : EventSink {
+      bool wants_control() const override { return false; }
+    } quiet;
+    RunState deep;
+    deep.call_depth_limit = 1000;
+    for (Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
+      const RunResult r = interp.run(deep, quiet, dispatch);
+      CHECK(r.stop == StopReason::kEndObject);
+      CHECK(r.ops == 204);  // 101 calls, TextureIndex, 101 returns, EndObject
+      CHECK(interp.run({}, quiet, dispatch).stop == StopReason::kCallDepthBudget);
+    }
+  }
+  for (const std::string& body : bodies) {
     INFO(body);
     const BuiltShape b = build_shape(testing::with_header(body));
     Interpreter interp(b.shape);
+    // Frame counters for the tables; the last state's call-depth budget is past the stack's
+    // first room (64 frames), so the deep call grows it.
     for (uint32_t frame : {0u, 1u, 5u}) {
       RunState state;
       state.frame = frame;
+      if (frame == 5) state.call_depth_limit = 1000;
       for (int round = 0; round < 2; ++round)  // decoded, then from the table
         for (bool ops : {true, false})
           for (bool control : {true, false})
