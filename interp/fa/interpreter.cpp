@@ -379,14 +379,19 @@ struct Interpreter::Machine {
   }
 
   bool pop_frame(uint32_t off) {
-    // Read in place before the pop (a copy of the whole frame through the stack made the
-    // compiler store and reload it in overlapping halves, a store-forwarding stall per return).
+    resume_caller();
+    if (want_control) sink.on_return({kEngine, off, pos, static_cast<uint32_t>(stack.size())});
+    return true;
+  }
+
+  // The return itself, without its event: the caller's position back, and on at its resume
+  // offset. Read in place before the pop (a copy of the whole frame through the stack made the
+  // compiler store and reload it in overlapping halves, a store-forwarding stall per return).
+  void resume_caller() {
     const Frame& f = stack.back();
     rel = f.rel;
     pos = f.resume;
     stack.pop_back();
-    if (want_control) sink.on_return({kEngine, off, pos, static_cast<uint32_t>(stack.size())});
-    return true;
   }
 
   bool h_Jump(uint32_t off) {
@@ -447,11 +452,16 @@ struct Interpreter::Machine {
       frame_modulus = n;
       frame_index = state.frame_counter() % n;
     }
-    const uint32_t idx = frame_index;
-    const uint32_t slot = off + 4 + 2 * idx;
     static const EngineAddress& counter = engine_global("_frameCounter");
-    return branch(off, branch_kind::kFrame, true, int64_t{slot} + i16(slot), after_table, idx, n,
+    return branch(off, branch_kind::kFrame, true, frame_target(off), after_table, frame_index, n,
                   &counter);
+  }
+
+  // Where the JumpToFrame at `off` goes for the run's frame: its table's slot frame_index, a
+  // rel16 relative to the slot (frame_index is that of the table length seen last).
+  int64_t frame_target(uint32_t off) const {
+    const uint32_t slot = off + 4 + 2 * frame_index;
+    return int64_t{slot} + i16(slot);
   }
 
   bool h_JumpToDamage(uint32_t off) {
@@ -978,10 +988,7 @@ struct Interpreter::Machine {
     if constexpr (!kControl) {
       // A return without its event; at top level the handler ends the run.
       if (!stack.empty()) [[likely]] {
-        const Frame& f = stack.back();
-        rel = f.rel;
-        pos = f.resume;
-        stack.pop_back();
+        resume_caller();
         SHAPEVM_NEXT();
       }
     }
@@ -1012,8 +1019,7 @@ struct Interpreter::Machine {
       // The table's length seen last, so its remainder is known: one slot read and a move.
       // exec_frame() takes a new length and reports a slot that leaves CODE.
       if (d->a == frame_modulus) [[likely]] {
-        const uint32_t slot = off + 4 + 2 * frame_index;
-        const int64_t target = int64_t{slot} + i16(slot);
+        const int64_t target = frame_target(off);
         if (target >= 0 && target < code_size) [[likely]] {
           pos = static_cast<uint32_t>(target);
           SHAPEVM_NEXT_ENTRY(pos << kDecodedOpShift);

@@ -32,6 +32,11 @@ std::string trace(Interpreter& interp, const RunState& state, Dispatch dispatch,
   return testing::trace_text(interp, state, dispatch, ops, limits, control);
 }
 
+// A sink that wants neither op nor control events, as a frame renderer: only the run's result.
+struct QuietSink : EventSink {
+  bool wants_control() const override { return false; }
+};
+
 // Each face's corners where the view puts them, as a frame renderer receives them (no control
 // events): what the trace does not show, such as the position a return restores.
 std::string corners_seen(Interpreter& interp, const RunState& state, Dispatch dispatch) {
@@ -152,9 +157,7 @@ TEST_CASE("threaded dispatch agrees with the switch on faulting and odd streams"
     // Both dispatches share the call stack, so its depth is checked against the program too.
     const BuiltShape b = build_shape(testing::with_header(nested));
     Interpreter interp(b.shape);
-    struct Quiet : EventSink {
-      bool wants_control() const override { return false; }
-    } quiet;
+    QuietSink quiet;
     RunState deep;
     for (Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
       for (uint32_t limit : {1000u, UINT32_MAX}) {
@@ -323,9 +326,7 @@ far:
     for (bool control : {true, false})
       CHECK(trace(interp, {}, Dispatch::kThreaded, ops, {}, control) ==
             trace(interp, {}, Dispatch::kSwitch, ops, {}, control));
-  struct Quiet : EventSink {
-    bool wants_control() const override { return false; }
-  } quiet;
+  QuietSink quiet;
   const RunResult r = interp.run({}, quiet, Dispatch::kThreaded);
   CHECK(r.clean);
   CHECK(r.stop == StopReason::kEndObject);
