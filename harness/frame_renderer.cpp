@@ -79,15 +79,18 @@ void FrameRenderer::project_polygon(std::span<const raster::ViewVertex> polygon)
     if (projected_.project(v, s)) screen_.push_back(s);
 }
 
-std::string_view FrameRenderer::stop_requested() const {
-  if (faces_seen_ > max_faces_) return kBudgetFaces;
-  if (pixels_ > max_pixels_) return kBudgetPixels;
-  return {};
+void FrameRenderer::on_face(const FaceEvent& e) {
+  // Past a budget nothing more is drawn, and the engine stops at its next check.
+  if (++faces_seen_ > max_faces_) {
+    request_stop(kBudgetFaces);
+    return;
+  }
+  if (pixels_ > max_pixels_) return;
+  draw_face(e);
+  if (pixels_ > max_pixels_) request_stop(kBudgetPixels);
 }
 
-void FrameRenderer::on_face(const FaceEvent& e) {
-  // Past a budget nothing more is drawn; the engine stops at its next check.
-  if (++faces_seen_ > max_faces_ || pixels_ > max_pixels_) return;
+void FrameRenderer::draw_face(const FaceEvent& e) {
   if (e.corners.empty()) return;
   if (draw_flat_in_front(e)) return;
   const raster::Texture* texture = nullptr;

@@ -35,7 +35,6 @@ class FrameRenderer : public EventSink {
                 WorkLimits limits = {});
   bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
-  std::string_view stop_requested() const override;
   uint64_t pixels_covered() const { return pixels_; }
 
   uint64_t faces_filled() const { return filled_; }
@@ -46,6 +45,8 @@ class FrameRenderer : public EventSink {
   const raster::DepthBuffer* depth() const { return depth_ ? &*depth_ : nullptr; }
 
  private:
+  // Draws a face within the budgets, adding what it covers to pixels_.
+  void draw_face(const FaceEvent& e);
   // A plain one-colour polygon wholly in front of the near plane, drawn without the general
   // path's copies; false (nothing done) for any other face.
   bool draw_flat_in_front(const FaceEvent& e);

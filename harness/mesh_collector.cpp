@@ -7,7 +7,10 @@
 namespace shapevm::harness {
 
 void MeshCollector::on_face(const FaceEvent& e) {
-  if (++faces_seen_ > max_faces_) return;
+  if (++faces_seen_ > max_faces_) {
+    request_stop(kBudgetFaces);  // the engine stops at its next check
+    return;
+  }
   Face f;
   f.texture = std::string(e.texture);
   f.color = e.color;

@@ -29,10 +29,6 @@ class MeshCollector : public EventSink {
   explicit MeshCollector(WorkLimits limits = {}) : max_faces_(limits.faces) {}
   bool wants_control() const override { return false; }
   void on_face(const FaceEvent& e) override;
-  std::string_view stop_requested() const override {
-    return faces_seen_ > max_faces_ ? kBudgetFaces : std::string_view{};
-  }
-
   const std::vector<std::array<int32_t, 3>>& vertices() const { return vertices_; }
   const std::vector<Face>& faces() const { return faces_; }
 

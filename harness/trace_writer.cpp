@@ -40,15 +40,11 @@ std::string json_quote_text(std::string_view s) {
   return nlohmann::json(utf8_or_latin1(s)).dump(-1, ' ', /*ensure_ascii=*/true);
 }
 
+// Every line ends here, so this is where the trace's size passes its budget.
 void TraceWriter::line() {
   buf_.push_back('\n');
   if (buf_.size() > (1 << 16)) flush();
-}
-
-std::string_view TraceWriter::stop_requested() const {
-  if (faces_ > limits_.faces) return kBudgetFaces;
-  if (bytes_written() > limits_.trace_bytes) return kBudgetTraceBytes;
-  return {};
+  if (bytes_written() > limits_.trace_bytes) request_stop(kBudgetTraceBytes);
 }
 
 void TraceWriter::flush() {
@@ -121,7 +117,10 @@ void TraceWriter::on_vertices(const VerticesEvent& e) {
 }
 
 void TraceWriter::on_face(const FaceEvent& e) {
-  if (++faces_ > limits_.faces) return;  // past the budget: the engine stops at its next check
+  if (++faces_ > limits_.faces) {
+    request_stop(kBudgetFaces);  // past the budget: the engine stops at its next check
+    return;
+  }
   auto it = std::back_inserter(buf_);
   fmt::format_to(it, R"({{"ev":"face","eng":"{}","off":{},"seq":{},"indices":[)", e.engine,
                  e.offset, e.sequence);

@@ -38,7 +38,6 @@ class TraceWriter : public EventSink {
   void on_native(const NativeEvent& e) override;
   void on_native_instruction(const NativeInstructionEvent& e) override;
   void on_import_read(const ImportReadEvent& e) override;
-  std::string_view stop_requested() const override;
   uint64_t bytes_written() const { return flushed_ + buf_.size(); }
   void flush();
 

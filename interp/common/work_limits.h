@@ -4,8 +4,8 @@
 // megabytes; these budgets end such a run with a clear "budget: ..." stop. The defaults are far
 // above what any real shape does, and every command that runs a program takes --max-faces,
 // --max-pixels and --max-trace-bytes. The sinks that do the work enforce them (the frame
-// renderer, the trace writer, the mesh collector: EventSink::stop_requested); engines ask after
-// every face and op event they emit.
+// renderer, the trace writer, the mesh collector raise the reason when an event exhausts one);
+// engines read EventSink::stop_requested after every face and op event they emit.
 #pragma once
 
 #include <cstdint>

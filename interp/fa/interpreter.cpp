@@ -262,6 +262,10 @@ struct Interpreter::Machine {
     const std::string_view reason = sink.stop_requested();
     if (reason.empty()) [[likely]]
       return true;
+    return stop_for_work_budget(off, reason);
+  }
+  // Kept out of line so that the question above, asked after every face, stays two instructions.
+  [[gnu::noinline, gnu::cold]] bool stop_for_work_budget(uint32_t off, std::string_view reason) {
     sink.on_diagnostic({kEngine, off, DiagnosticLevel::kError,
                         fmt::format("{} ({} raises it)", reason, budget_option(reason))});
     return stop(off, std::string(reason), StopReason::kWorkBudget, false);
