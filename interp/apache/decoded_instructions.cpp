@@ -4,7 +4,7 @@ namespace shapevm::apache {
 
 DecodedInstruction& DecodedInstructions::at(uint32_t offset, uint32_t depth) {
   if (keeping_)
-    if (const auto found = kept_.find(offset); found != kept_.end()) return found->second;
+    if (DecodedInstruction* found = kept_at_.find(offset)) return *found;
   if (!keeping_ || kept_.size() >= max_kept_) {
     if (scratch_.size() <= depth) scratch_.resize(size_t{depth} + 1);
     DecodedInstruction& d = scratch_[depth];
@@ -12,14 +12,15 @@ DecodedInstruction& DecodedInstructions::at(uint32_t offset, uint32_t depth) {
     decode_instruction(bytes_, offset, source_, d.ins, reading_);
     return d;
   }
-  const auto it = kept_.try_emplace(offset).first;
+  DecodedInstruction& d = kept_.emplace_back();
   try {
-    decode_instruction(bytes_, offset, source_, it->second.ins, reading_);
+    decode_instruction(bytes_, offset, source_, d.ins, reading_);
   } catch (...) {
-    kept_.erase(it);  // not kept: reaching the offset again reports the same error again
+    kept_.pop_back();  // not kept: reaching the offset again reports the same error again
     throw;
   }
-  return it->second;
+  kept_at_.insert(offset, &d);
+  return d;
 }
 
 DecodedInstruction& DecodedInstructions::called(DecodedInstruction& from, uint32_t target,

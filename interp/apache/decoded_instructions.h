@@ -19,10 +19,10 @@
 #include <deque>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "core/offset_map.h"
 #include "interp/apache/opcodes.h"
 
 namespace shapevm::apache {
@@ -81,9 +81,10 @@ class DecodedInstructions {
   size_t max_kept_;
   uint64_t runs_ = 0;
   bool keeping_ = false;
-  // Nodes of an unordered_map keep their address when it grows: references handed out stay valid
-  // while the recursion of calls holds them.
-  std::unordered_map<uint32_t, DecodedInstruction> kept_;
+  // The kept instructions, found by offset through kept_at_. A deque keeps its elements' addresses
+  // as it grows: references handed out stay valid while the recursion of calls holds them.
+  std::deque<DecodedInstruction> kept_;
+  OffsetMap<DecodedInstruction> kept_at_;
   // One per depth: the first run's instructions, and any past max_kept_.
   std::deque<DecodedInstruction> scratch_;
 };
