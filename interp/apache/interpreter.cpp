@@ -414,15 +414,22 @@ struct Interpreter::Impl {
     const PacketType& type = *p.type;
     const uint32_t vertex_base = p.offset + type.header_bytes;
     corners.resize(p.count);
+    // Every field a corner of this engine carries is set here (texcoord and shade again below
+    // when the packet has them); texcoord_fine is never used and stays zero. Read once: the
+    // stores into the corners would otherwise make the compiler read them again per corner.
+    const ViewPoint* view = m.view.data();
+    const auto* local = m.geometry->vertices.local.data();
+    const auto* raw = m.record->header.encoding == 0 ? m.geometry->vertices.raw.data() : nullptr;
     for (size_t i = 0; i < p.count; ++i) {
       const uint8_t index =
           vertex_index(m, p, i, vertex_base + static_cast<uint32_t>(i * type.vertex_bytes));
       FaceCorner& c = corners[i];
-      c = FaceCorner{};
       c.index = index;
-      c.view = m.view[index];
-      c.model_wide = m.geometry->vertices.local[index];
-      if (m.record->header.encoding == 0) c.model = m.geometry->vertices.raw[index];
+      c.view = view[index];
+      c.model_wide = local[index];
+      c.model = raw != nullptr ? raw[index] : std::array<int16_t, 3>{};
+      c.texcoord = {};
+      c.shade = 0;
     }
     int32_t winding = 0;
     if (p.count >= 3) winding = winding_of(m, corners[0].index, corners[1].index, corners[2].index);
