@@ -77,8 +77,7 @@ uint32_t face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& err
   if (!need(code, off, 5, error, "Face opcode, content, layout, colour and is_shadow")) return 0;
   const uint8_t content = code[off + 1];
   const uint8_t layout = code[off + 2];
-  uint64_t pos = off + 5;
-  if (content & kFaceHaveNormal) pos += 6 + ((layout & kLayoutByteCenter) ? 3 : 6);
+  uint64_t pos = uint64_t{off} + face_count_at(content, layout);
   if (!need(code, off, pos + 1 - off, error, "Face normal/centre and corner count")) return 0;
   const uint32_t corners = code[pos];
   pos += 1;

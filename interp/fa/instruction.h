@@ -87,6 +87,14 @@ inline constexpr uint8_t kLayoutByteCenter = 0x02;
 inline constexpr uint8_t kLayoutByteTexcoords = 0x01;
 inline constexpr double kFaceNormalScale = 1.0 / 32765.0;
 
+// Where a Face's corner count sits, from the Face's first byte: after the opcode, content,
+// layout, colour and is_shadow bytes and the optional normal and centre the flags announce.
+constexpr uint32_t face_count_at(uint8_t content, uint8_t layout) {
+  uint32_t at = 5;
+  if (content & kFaceHaveNormal) at += 6 + ((layout & kLayoutByteCenter) ? 3 : 6);
+  return at;
+}
+
 // Size of a Face from its flags and corner count (without reading past `code`); 0 with `error`
 // filled when the bytes run out (a Face is at least 6 bytes). A plain integer, not an optional:
 // GCC returned the optional through memory, and reading it back stalled on the byte just written,

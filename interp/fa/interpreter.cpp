@@ -223,7 +223,6 @@ struct Interpreter::Machine {
   DiagnosticLevel fail_level = DiagnosticLevel::kError;  // of the diagnostic fail() reports
   std::vector<Slot>& pool;
   uint32_t epoch;
-  std::vector<FaceCorner> corners;
   FrameStack stack;
   std::string texture;
   ViewSetup view;
@@ -644,45 +643,31 @@ struct Interpreter::Machine {
     const uint32_t size = face_size({code, code_size}, off, error);
     if (size == 0) return fail(error.offset, error.expected);
     pos = off + size;
-    return draw_face(off);
-  }
-
-  // The Face at `off` whose size was checked (pos is already past it): its corners and flags are
-  // read here, as the run reaches it.
-  bool draw_face(uint32_t off) {
     const uint8_t content = code[off + 1];
     const uint8_t layout = code[off + 2];
-    uint32_t at = off + 5;
-    if (content & kFaceHaveNormal) at += 6 + ((layout & kLayoutByteCenter) ? 3 : 6);
-    const uint32_t n = code[at++];
+    return draw_face(off, face_count_at(content, layout), content, layout);
+  }
+
+  // The Face at `off` whose size was checked (pos is already past it), its corner count at
+  // off + count_at: its corners are read here, as the run reaches it.
+  bool draw_face(uint32_t off, uint32_t count_at, uint8_t content, uint8_t layout) {
+    const uint32_t n = code[off + count_at];
+    const uint32_t at = off + count_at + 1;
     const bool short_indices = (layout & kLayoutShortIndices) != 0;
+    std::vector<FaceCorner>& buffer = interp.corners_;
+    if (n > buffer.size()) buffer.resize(n);
+    FaceCorner* out = buffer.data();
+    if (!(short_indices ? gather_corners<true>(off, at, n, out)
+                        : gather_corners<false>(off, at, n, out)))
+      return true;
     const bool textured = (content & kFaceHaveTexcoords) != 0;
-    const bool byte_tc = (layout & kLayoutByteTexcoords) != 0;
     uint32_t tc = at + n * (short_indices ? 2 : 1);
-    corners.resize(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t idx = short_indices ? u16(at + 2 * i) : code[at + i];
-      if (idx >= pool.size() || pool[idx].epoch != epoch) {
-        warn(off,
-             fmt::format(
-                 "Face uses pool slot {}, which no VertexBuffer has written; face not drawn", idx));
-        return true;
-      }
-      FaceCorner& c = corners[i];
-      c.index = idx;
-      c.model = pool[idx].model;
-      c.view = pool[idx].view;
-      if (textured) {
-        if (byte_tc) {
-          c.texcoord = {code[tc], code[tc + 1]};
-          tc += 2;
-        } else {
-          c.texcoord = {u16(tc), u16(tc + 2)};
-          tc += 4;
-        }
-      } else {
-        c.texcoord = {0, 0};
-      }
+    if (!textured) {
+      for (uint32_t i = 0; i < n; ++i) out[i].texcoord = {0, 0};
+    } else if (layout & kLayoutByteTexcoords) {
+      for (uint32_t i = 0; i < n; ++i, tc += 2) out[i].texcoord = {code[tc], code[tc + 1]};
+    } else {
+      for (uint32_t i = 0; i < n; ++i, tc += 4) out[i].texcoord = {u16(tc), u16(tc + 2)};
     }
     // One event reused by every face of the run: only these fields vary, and constructing the
     // whole event (about 150 bytes of defaults) per face was a third of a face's cost.
@@ -696,9 +681,31 @@ struct Interpreter::Machine {
     e.textured = textured;
     e.perspective = (content & assumed::kContentFlagPerspective) != 0;
     e.texture = texture;
-    e.corners = corners;
+    e.corners = std::span<const FaceCorner>(out, n);
     sink.on_face(e);
     return within_work_budget(off);
+  }
+
+  // The pool slots of a Face's n corner indices (bytes, or u16 when kShortIndices) at `at`, into
+  // out[0..n): false, with a warning, at the first slot no VertexBuffer of this run has written.
+  // One loop per index width: the width was a branch in every corner.
+  template <bool kShortIndices>
+  bool gather_corners(uint32_t off, uint32_t at, uint32_t n, FaceCorner* out) {
+    const Slot* slots = pool.data();
+    const size_t slot_count = pool.size();
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t idx = kShortIndices ? u16(at + 2 * i) : code[at + i];
+      if (idx >= slot_count || slots[idx].epoch != epoch) [[unlikely]] {
+        warn(off,
+             fmt::format(
+                 "Face uses pool slot {}, which no VertexBuffer has written; face not drawn", idx));
+        return false;
+      }
+      out[i].index = idx;
+      out[i].model = slots[idx].model;
+      out[i].view = slots[idx].view;
+    }
+    return true;
   }
 
   // Moves past the Face at `off` without drawing it, as h_Face does before it draws (false when
@@ -1049,7 +1056,9 @@ struct Interpreter::Machine {
     SHAPEVM_NEXT_ENTRY(d->next_entry);
   P_Face:
     pos = d->next();
-    SHAPEVM_DONE_AT(draw_face(off), d->next_entry);
+    SHAPEVM_DONE_AT(
+        draw_face(off, d->a, static_cast<uint8_t>(d->b), static_cast<uint8_t>(d->b >> 8)),
+        d->next_entry);
 #undef SHAPEVM_DONE_AT
 #undef SHAPEVM_DONE
 #undef SHAPEVM_NEXT

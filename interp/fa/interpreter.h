@@ -114,6 +114,9 @@ class Interpreter {
   // The vertex pool, reused by every run: as long as the highest slot any run wrote (a new
   // interpreter cleared all assumed::kPoolSlots, 192 KB, which was a twentieth of a fresh frame).
   std::vector<PoolSlot> pool_;
+  // The corners of the face being drawn, reused by every face of every run: as long as the most
+  // corners any face had. Only the fields FA fills change (index, model, view, texcoord).
+  std::vector<FaceCorner> corners_;
   std::unique_ptr<X86Runner> x86_;  // created by the first run that executes x86
   PredecodedCode predecoded_;       // the threaded dispatch's decoded instructions
   std::unique_ptr<ArticulationAnalysis> articulations_;  // for --merged, made on first use

@@ -149,11 +149,14 @@ struct Decoder {
         const uint32_t face = face_size({code, size}, off, error);
         if (face == 0) return false;
         d.set_next(off + face);
-        // The size depends on the flags and the corner count, which follows the optional normal.
+        // The size depends on the flags and the corner count, which follows the optional normal:
+        // the entry holds the count's place and the flags (a: count offset, b: content | layout
+        // << 8) and spans up to the count; the corners are read as the face is drawn.
         const uint8_t content = code[off + 1];
         const uint8_t layout = code[off + 2];
-        uint32_t count_at = 5;
-        if (content & kFaceHaveNormal) count_at += 6 + ((layout & kLayoutByteCenter) ? 3 : 6);
+        const uint32_t count_at = face_count_at(content, layout);
+        d.a = static_cast<uint16_t>(count_at);
+        d.b = static_cast<uint16_t>(content | layout << 8);
         return set(FastOp::kFace, count_at + 1);
       }
       case 0xE2:  // TextureFile: its name is made into a string by the handler
