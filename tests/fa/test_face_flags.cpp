@@ -94,3 +94,69 @@ TEST_CASE("FA-13: info counts the faces with 0x10, 0x02 and 0x20 and says which 
   CHECK(json["face_content_flags"]["fill_background_0x02"] == 1);
   CHECK(json["face_content_flags"]["not_applied"] == nlohmann::json::array({"0x02", "0x20"}));
 }
+
+namespace {
+
+struct CornerSink : EventSink {
+  struct Corner {
+    uint32_t index;
+    std::array<int16_t, 3> model;
+    std::array<uint16_t, 2> texcoord;
+    bool operator==(const Corner&) const = default;
+  };
+  std::vector<std::vector<Corner>> faces;
+  int diagnostics = 0;
+  void on_diagnostic(const DiagnosticEvent&) override { ++diagnostics; }
+  void on_face(const FaceEvent& e) override {
+    auto& out = faces.emplace_back();
+    for (const auto& c : e.corners) out.push_back({c.index, c.model, c.texcoord});
+  }
+};
+
+// Every index and texcoord width, with and without a normal and centre before the corners. Slot
+// 300 only has its own coordinates: a u16 index read as bytes would name slot 44 (unwritten) and
+// the face would not be drawn. Each corner's texcoords differ, so a pair read at the wrong stride
+// or from the wrong place shows.
+const char* const kCornerWidths = R"(
+    VertexBuffer at=0
+        v 1, 2, 3
+        v 4, 5, 6
+        v 7, 8, 9
+    VertexBuffer at=2400
+        v 30, 31, 32
+    TextureFile "_T.PIC"
+    Face content=0x04 layout=0x01 color=5 shadow=0 idx=0,1,2 uv=1,2,3,4,5,6
+    Face content=0x04 layout=0x00 color=5 shadow=0 idx=2,1,0 uv=300,2,3,400,5,600
+    Face content=0x00 layout=0x04 color=5 shadow=0 idx=300,1,2
+    Face content=0x44 layout=0x07 color=5 shadow=0 normal=1,2,3 center=1,1,1 idx=1,300,0 uv=7,8,9,10,11,12
+    Face content=0x44 layout=0x00 color=5 shadow=0 normal=1,2,3 center=1,1,1 idx=2,0 uv=1000,2000,3000,4000
+    ShortEOF
+)";
+
+}  // namespace
+
+TEST_CASE(
+    "FA-13/FA-14/FA-15: a run reads each corner's index and texcoords at the layout's widths") {
+  using C = CornerSink::Corner;
+  const std::vector<std::vector<C>> expected = {
+      {{0, {1, 2, 3}, {1, 2}}, {1, {4, 5, 6}, {3, 4}}, {2, {7, 8, 9}, {5, 6}}},
+      {{2, {7, 8, 9}, {300, 2}}, {1, {4, 5, 6}, {3, 400}}, {0, {1, 2, 3}, {5, 600}}},
+      {{300, {30, 31, 32}, {0, 0}}, {1, {4, 5, 6}, {0, 0}}, {2, {7, 8, 9}, {0, 0}}},
+      {{1, {4, 5, 6}, {7, 8}}, {300, {30, 31, 32}, {9, 10}}, {0, {1, 2, 3}, {11, 12}}},
+      {{2, {7, 8, 9}, {1000, 2000}}, {0, {1, 2, 3}, {3000, 4000}}},
+  };
+  auto b = build_shape(with_header(kCornerWidths));
+  Interpreter interp(b.shape);
+  for (const Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
+    // Twice each: the second run reuses what the first one left (the corner buffer, the
+    // threaded dispatch's decoded entries).
+    for (int run = 0; run < 2; ++run) {
+      INFO("dispatch " << static_cast<int>(dispatch) << ", run " << run);
+      CornerSink sink;
+      const RunResult r = interp.run({}, sink, dispatch);
+      CHECK(r.clean);
+      CHECK(sink.diagnostics == 0);
+      CHECK(sink.faces == expected);
+    }
+  }
+}
