@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "interp/apache/decoded_instructions.h"
 #include "interp/apache/interpreter.h"
 #include "tests/apache/apache_fixture.h"
@@ -175,6 +176,39 @@ TEST_CASE("a decoding error is reported again by every run that reaches it") {
     CHECK(interp.run(0, view(0, 1), good).clean);
     CHECK(transcript(good) == fresh_run(f, 0, view(0, 1)));
   }
+}
+
+TEST_CASE("an offset that fails to decode is not kept, however often it is reached") {
+  // Every offset from the program to the archive's end, three times each while keeping: the
+  // ones that are no instruction (byte 9, operands read as opcodes) throw each time and leave
+  // the cache as it was; the others are kept once.
+  const ApacheFixture f("model 0 box\n" + box_vertices() +
+                        "program\n  face polygon colour=1 : 3 2 1 0\n  bytes 9\n  ret\nend\n");
+  const uint32_t program = f.archive.record(0)->header.sections[apache::kProgram];
+  apache::DecodedInstructions kept(f.archive.bytes(), f.archive.source(),
+                                   apache::SecondaryLength::kWhole);
+  kept.begin_run();
+  kept.begin_run();
+  size_t failures = 0, decoded = 0;
+  for (uint32_t off = program; off < f.archive.bytes().size(); ++off) {
+    CAPTURE(off);
+    for (int again = 0; again < 3; ++again) {
+      const size_t before = kept.size();
+      try {
+        const apache::DecodedInstruction& d = kept.at(off, 0);
+        CHECK(d.kept);
+        CHECK(d.ins.offset == off);
+        CHECK(kept.size() == before + (again == 0 ? 1 : 0));
+        decoded += again == 0;
+      } catch (const InputError&) {
+        ++failures;
+        CHECK(kept.size() == before);
+      }
+    }
+  }
+  CHECK(failures > 0);
+  CHECK(decoded > 0);
+  CHECK(kept.size() == decoded);
 }
 
 TEST_CASE("decoded instructions are kept from the second run on, and only up to the limit") {
