@@ -16,6 +16,21 @@ inline std::string with_header(const std::string& body, const std::string& pream
   return preamble + ".header radius_world=0 radius=100 scale=8 extents=10,10,10\n" + body;
 }
 
+// Two faces, then a jump back to them: a loop that only a work budget ends before the step
+// budget (which alone would allow about 330,000 faces). `preamble` goes first (an .image line).
+inline std::string face_loop_text(const std::string& preamble = "") {
+  return preamble + R"(.header radius_world=0 radius=24 scale=8 extents=10,10,20
+    VertexBuffer at=0
+        v -6, -6, 0
+        v 6, -6, 0
+        v 6, 6, 0
+loop:
+    Face content=0x00 layout=0x00 color=0x70 shadow=0 idx=0,1,2
+    Face content=0x00 layout=0x00 color=0x71 shadow=0 idx=2,1,0
+    Jump @loop
+)";
+}
+
 struct BuiltShape {
   fa::AssembledShape assembled;
   fa::Shape shape;

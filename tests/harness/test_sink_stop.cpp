@@ -12,6 +12,7 @@
 #include "interp/fa/assembler.h"
 #include "interp/fa/interpreter.h"
 #include "raster/framebuffer.h"
+#include "tests/fa/shape_text.h"
 
 using namespace shapevm;
 
@@ -28,20 +29,8 @@ struct RaisingSink : EventSink {
   uint64_t faces = 0;
 };
 
-// Two faces, then a jump back to them: only a work budget ends it before the step budget.
-const char* kFaceLoop = R"(.header radius_world=0 radius=24 scale=8 extents=10,10,20
-    VertexBuffer at=0
-        v -6, -6, 0
-        v 6, -6, 0
-        v 6, 6, 0
-loop:
-    Face content=0x00 layout=0x00 color=0x70 shadow=0 idx=0,1,2
-    Face content=0x00 layout=0x00 color=0x71 shadow=0 idx=2,1,0
-    Jump @loop
-)";
-
 fa::Shape face_loop() {
-  return fa::load_shape(fa::assemble_fa(kFaceLoop, "loop.fas").file, "loop.SH");
+  return fa::load_shape(fa::assemble_fa(testing::face_loop_text(), "loop.fas").file, "loop.SH");
 }
 
 }  // namespace

@@ -9,23 +9,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/fa/shape_text.h"
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
 namespace {
 
-// Two faces, then a jump back to them: the step budget alone would allow ~330,000 faces.
-const char* kFaLoop = R"(.image base=0x0 code_va=0x1000 section=CODE stub_relocs=1
-.header radius_world=0 radius=24 scale=8 extents=10,10,20
-    VertexBuffer at=0
-        v -6, -6, 0
-        v 6, -6, 0
-        v 6, 6, 0
-loop:
-    Face content=0x00 layout=0x00 color=0x70 shadow=0 idx=0,1,2
-    Face content=0x00 layout=0x00 color=0x71 shadow=0 idx=2,1,0
-    Jump @loop
-)";
+// Two faces, then a jump back to them (tests/fa/shape_text.h).
+const std::string kFaLoop =
+    shapevm::testing::face_loop_text(".image base=0x0 code_va=0x1000 section=CODE stub_relocs=1\n");
 
 // A face, then a winding decision whose continuation is the face again.
 const char* kApacheLoop = R"(model 0 loop "Loop"
@@ -45,7 +37,7 @@ side:
 end
 )";
 
-std::string write_text(const ScratchDir& dir, const std::string& name, const char* text) {
+std::string write_text(const ScratchDir& dir, const std::string& name, const std::string& text) {
   const auto path = (dir / name).string();
   std::ofstream(path) << text;
   return shell_quote(path);
