@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "core/input_error.h"
@@ -608,11 +609,36 @@ struct Interpreter::Impl {
       const Instruction& ins = at->ins;
       if (want_ops) observe_op(m, ins, depth);
       ++result.ops;
-      if (!(this->*kHandlers[ins.op])(m, ins, depth, pc)) return;
+      if (!run_handler(m, ins, depth, pc)) return;
     }
   }
 
-  // ---- The eight handlers, indexed by opcode (kHandlers). Each sets the next pc; false = ret.
+  // ---- The eight handlers, by opcode. Each sets the next pc; false = ret.
+
+  // A switch rather than a table of member pointers: the handlers that draw a face or return
+  // are inlined here, and a call through a member pointer also tested whether it was virtual.
+  bool run_handler(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {
+    switch (static_cast<Opcode>(ins.op)) {
+      case Opcode::kFace:
+        return op_face(m, ins, depth, pc);
+      case Opcode::kFace2:
+        return op_face2(m, ins, depth, pc);
+      case Opcode::kWinding:
+        return op_winding(m, ins, depth, pc);
+      case Opcode::kIfMask:
+        return op_ifmask(m, ins, depth, pc);
+      case Opcode::kChoose:
+        return op_choose(m, ins, depth, pc);
+      case Opcode::kSelect:
+        return op_select(m, ins, depth, pc);
+      case Opcode::kAttached:
+        return op_attached(m, ins, depth, pc);
+      case Opcode::kReturn:
+        return op_return(m, ins, depth, pc);
+    }
+    // decode_instruction rejects every other byte as an opcode.
+    throw std::logic_error(fmt::format("apache: decoded opcode {} has no handler", ins.op));
+  }
 
   bool op_face(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-10
     m.winding = draw_packet(m, ins.packet, ins.offset);
@@ -701,11 +727,6 @@ struct Interpreter::Impl {
   }
 
   bool op_return(Model&, const Instruction&, uint32_t, uint32_t&) { return false; }  // AP-16
-
-  using Handler = bool (Impl::*)(Model&, const Instruction&, uint32_t, uint32_t&);
-  static constexpr std::array<Handler, kOpcodeCount> kHandlers{
-      &Impl::op_face,   &Impl::op_face2,  &Impl::op_winding,  &Impl::op_ifmask,
-      &Impl::op_choose, &Impl::op_select, &Impl::op_attached, &Impl::op_return};
 
   void draw_attached(Model& m, const Instruction& ins, uint32_t depth) {
     const auto& attachments = m.geometry->attachments;
