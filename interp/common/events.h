@@ -246,48 +246,27 @@ class MultiSink : public EventSink {
       if (s->wants_ops()) s->on_op(e);
     absorb_stop();
   }
-  void on_branch(const BranchEvent& e) override {
-    for (auto* s : sinks_) s->on_branch(e);
-    absorb_stop();
-  }
-  void on_call(const CallEvent& e) override {
-    for (auto* s : sinks_) s->on_call(e);
-    absorb_stop();
-  }
-  void on_return(const ReturnEvent& e) override {
-    for (auto* s : sinks_) s->on_return(e);
-    absorb_stop();
-  }
-  void on_vertices(const VerticesEvent& e) override {
-    for (auto* s : sinks_) s->on_vertices(e);
-    absorb_stop();
-  }
-  void on_face(const FaceEvent& e) override {
-    for (auto* s : sinks_) s->on_face(e);
-    absorb_stop();
-  }
-  void on_diagnostic(const DiagnosticEvent& e) override {
-    for (auto* s : sinks_) s->on_diagnostic(e);
-    absorb_stop();
-  }
-  void on_end(const EndEvent& e) override {
-    for (auto* s : sinks_) s->on_end(e);
-    absorb_stop();
-  }
-  void on_native(const NativeEvent& e) override {
-    for (auto* s : sinks_) s->on_native(e);
-    absorb_stop();
-  }
+  void on_branch(const BranchEvent& e) override { forward(&EventSink::on_branch, e); }
+  void on_call(const CallEvent& e) override { forward(&EventSink::on_call, e); }
+  void on_return(const ReturnEvent& e) override { forward(&EventSink::on_return, e); }
+  void on_vertices(const VerticesEvent& e) override { forward(&EventSink::on_vertices, e); }
+  void on_face(const FaceEvent& e) override { forward(&EventSink::on_face, e); }
+  void on_diagnostic(const DiagnosticEvent& e) override { forward(&EventSink::on_diagnostic, e); }
+  void on_end(const EndEvent& e) override { forward(&EventSink::on_end, e); }
+  void on_native(const NativeEvent& e) override { forward(&EventSink::on_native, e); }
   void on_native_instruction(const NativeInstructionEvent& e) override {
-    for (auto* s : sinks_) s->on_native_instruction(e);
-    absorb_stop();
+    forward(&EventSink::on_native_instruction, e);
   }
-  void on_import_read(const ImportReadEvent& e) override {
-    for (auto* s : sinks_) s->on_import_read(e);
+  void on_import_read(const ImportReadEvent& e) override { forward(&EventSink::on_import_read, e); }
+
+ private:
+  // Every member sees the event, in order; then the first reason a member raised is raised here.
+  template <typename Event>
+  void forward(void (EventSink::*on)(const Event&), const Event& e) {
+    for (auto* s : sinks_) (s->*on)(e);
     absorb_stop();
   }
 
- private:
   // Raises the first reason a member sink raised, in the members' order, after each event.
   void absorb_stop() {
     if (!stop_requested().empty()) return;
