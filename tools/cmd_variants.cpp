@@ -7,6 +7,7 @@
 #include "core/input_error.h"
 #include "interp/common/json_text.h"
 #include "interp/common/registry.h"
+#include "interp/common/variants.h"
 #include "tools/command.h"
 
 namespace shapevm::tools {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/input_error.h"

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <climits>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
 #include "core/input_error.h"

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/input_error.h"
 #include "core/text_bytes.h"
 #include "interp/bi2/assumptions.h"

@@ -3,7 +3,7 @@
 // 3DLD record's placements (unknown word kept), as text and JSON.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "interp/bi2/session.h"

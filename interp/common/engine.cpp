@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.h"
+#include "interp/common/variants.h"
 
 namespace shapevm {
 

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -144,18 +144,9 @@ struct ExampleEntry {
   std::string stem;
 };
 
-// `variants`: the whole-model variants an engine derives for an object type and which it draws
-// for an object in a given state (FA: the damage variants of seed 002).
-struct VariantsRequest {
-  std::string name;                      // the type's program name ("A10.SH")
-  std::vector<Setting> settings;         // the object's state: "class", "health", "damage-set", ...
-  std::optional<EngineInput> container;  // check the names against this container's members
-};
-struct VariantsReport {
-  std::string text;
-  nlohmann::json json;
-  size_t missing = 0;  // names the container lacks
-};
+// `variants`: declared here, defined in interp/common/variants.h (its report holds JSON).
+struct VariantsRequest;
+struct VariantsReport;
 
 class Engine {
  public:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
 
 #include "core/byte_reader.h"
 #include "core/text_bytes.h"

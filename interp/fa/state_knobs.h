@@ -3,7 +3,7 @@
 // StateRequest onto the RunState the interpreter runs in.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <vector>
 
 #include "interp/common/state.h"

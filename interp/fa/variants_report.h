@@ -3,7 +3,7 @@
 // checked against an EALIB's members.
 #pragma once
 
-#include "interp/common/engine.h"
+#include "interp/common/variants.h"
 
 namespace shapevm::fa {
 

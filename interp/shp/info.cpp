@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/text_bytes.h"
 #include "interp/shp/text_writer.h"

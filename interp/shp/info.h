@@ -2,7 +2,7 @@
 // lists, each tag's record size, unnamed chunks, and what a rewrite would normalise.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "interp/shp/model.h"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "interp/shp/draw.h"
 #include "interp/shp/draw_assumptions.h"

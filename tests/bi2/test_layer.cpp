@@ -3,6 +3,7 @@
 // at (x, 0, z); unused slots are skipped; the unknown word is kept and shown.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/input_error.h"

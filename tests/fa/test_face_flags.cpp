@@ -4,6 +4,7 @@
 // uses them says so instead of being drawn differently in silence.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "interp/fa/interpreter.h"

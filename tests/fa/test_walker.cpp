@@ -2,6 +2,8 @@
 // (FA-12), x86 regions bounded by relocation anchors, ShortEOF runs (FA-35) and diagnostics.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/input_error.h"
 #include "interp/fa/shape_info.h"
 #include "tests/fa/shape_text.h"

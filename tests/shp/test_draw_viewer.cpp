@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
 #include "harness/frame_renderer.h"
