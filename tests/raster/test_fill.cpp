@@ -400,6 +400,34 @@ TEST_SUITE("raster") {
     CHECK(frame.at(8, 8) == 1);
   }
 
+  TEST_CASE("fill: short spans change only their own pixels, at the row's end and the frame's") {
+    // Every span width 1..20 in a frame of rows already painted with distinct bytes, starting at
+    // every column: spans of up to 16 pixels are written 16 bytes at a time where the row has
+    // that much left (the other bytes put back as they were), and byte by byte near its end. The
+    // last row's spans end at the frame's last byte, where AddressSanitizer builds check that
+    // nothing is read or written past it.
+    for (int width = 1; width <= 20; ++width) {
+      for (int left = 0; left + width <= 20; ++left) {
+        Framebuffer frame(20, 3, 0);
+        for (int y = 0; y < 3; ++y)
+          for (int x = 0; x < 20; ++x) frame.row(y)[x] = static_cast<uint8_t>(100 + 20 * y + x);
+        const Framebuffer before = frame;
+        // Rows 1 and 2 (a rectangle's top edge at y = 1 fills from row 1).
+        fill_flat(frame,
+                  std::vector<ScreenVertex>{px(left, 1), px(left + width, 1), px(left + width, 3),
+                                            px(left, 3)},
+                  7, kNoOverlap);
+        for (int y = 0; y < 3; ++y) {
+          for (int x = 0; x < 20; ++x) {
+            const bool inside = y >= 1 && x >= left && x < left + width;
+            INFO("span ", left, "..", left + width - 1, ", pixel (", x, ", ", y, ")");
+            CHECK(frame.at(x, y) == (inside ? 7 : before.at(x, y)));
+          }
+        }
+      }
+    }
+  }
+
   TEST_CASE("fill: lines are Bresenham, inclusive, and clipped per pixel") {
     Framebuffer frame(8, 4, 0);
     draw_line(frame, px(0, 0), px(6, 2), 5);
