@@ -1,6 +1,8 @@
 #include "raster/polygon_fill.h"
 
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -154,6 +156,7 @@ inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
 // written back (the others with the values they had), which costs less than choosing a store
 // width by the length: the generated corpus's frames took about 4% less time.
 inline void fill_bytes(uint8_t* out, size_t count, size_t room, uint8_t color) {
+#if defined(__SSE2__)  // every x86-64 compiler; elsewhere the stores below do it all
   if (count <= 16 && room >= 16) {
     const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m128i put = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(count)), lane);
@@ -163,6 +166,9 @@ inline void fill_bytes(uint8_t* out, size_t count, size_t room, uint8_t color) {
     _mm_storeu_si128(at, _mm_or_si128(_mm_and_si128(put, fill), _mm_andnot_si128(put, old)));
     return;
   }
+#else
+  (void)room;
+#endif
   if (count > 32) {
     std::memset(out, color, count);
     return;
