@@ -58,8 +58,8 @@ int64_t fit_distance(std::span<const FitPoint> points, const FitProjection& p) {
   const Wide across_x = std::max<int64_t>(1, int64_t{p.width} * kFitNumerator);
   const Wide across_y = std::max<int64_t>(1, int64_t{p.height} * kFitNumerator);
   const Wide scale = focal * 2 * kFitDenominator;
+  // With no points the extremes stay at their lowest and the minimum is the answer.
   Wide distance = std::max<int64_t>(1, p.minimum);
-  if (points.empty()) return static_cast<int64_t>(distance);
   // |scale * x| + |toward * across| < 2^62 when each factor beside a 2^40 coordinate is below 2^21.
   constexpr Wide kNarrow = Wide{1} << 21;
   Extremes<Wide> most;
