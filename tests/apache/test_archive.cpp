@@ -11,6 +11,8 @@
 #include "interp/apache/session.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_archive_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 
@@ -263,3 +265,5 @@ TEST_CASE("an archive is parsed once per read: sessions on the same bytes share 
   CHECK(first->record(1)->header.name == "citblkd0");
   CHECK(first->bytes().data() == read.data());
 }
+
+}  // namespace apache_archive_tests

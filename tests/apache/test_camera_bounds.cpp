@@ -11,6 +11,8 @@
 #include "interp/common/camera_fit.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_camera_bounds_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -94,3 +96,5 @@ TEST_CASE("Apache: the fitted camera with the shadow of a 2^32 box on an extreme
     CHECK(interp.camera_distance(rec, s) == d);
   }
 }
+
+}  // namespace apache_camera_bounds_tests

@@ -12,6 +12,8 @@
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
+namespace apache_cli_apache_tests {
+
 namespace {
 const std::string kExamples = SHAPEVM_EXAMPLES_BUILD_DIR "/apache";
 const std::string kVehicle = kExamples + "/vehicle/3DOBJS.BIN";
@@ -185,3 +187,5 @@ TEST_CASE("cli examples renders the Apache examples too") {
   CHECK(std::filesystem::exists(dir / "apache_crate_crate.png"));
   CHECK(std::filesystem::exists(dir / "jet.png"));
 }
+
+}  // namespace apache_cli_apache_tests

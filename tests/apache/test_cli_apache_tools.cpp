@@ -13,6 +13,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace apache_cli_apache_tools_tests {
+
 using nlohmann::json;
 
 namespace {
@@ -147,3 +149,5 @@ TEST_CASE("cli apache: state options it does not take name the engines that do")
   CHECK(frame.exit_code == 2);
   CHECK(has(frame.err, "engines that do: fa"));
 }
+
+}  // namespace apache_cli_apache_tools_tests

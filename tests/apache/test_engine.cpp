@@ -21,6 +21,8 @@
 #include "interp/common/registry.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_engine_tests {
+
 using namespace shapevm;
 using shapevm::testing::box_vertices;
 
@@ -566,3 +568,5 @@ end
       "model 0 a\n" + box_vertices() + "program\n" + listing + "end\n", "b.apa");
   CHECK(again.archive == original.archive);
 }
+
+}  // namespace apache_engine_tests

@@ -9,6 +9,8 @@
 #include "interp/apache/interpreter.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_generated_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -86,3 +88,5 @@ TEST_CASE("corrupted archives fail with an InputError or run to a bounded end") 
   CHECK(rejected > 0);
   CHECK(ran > 0);
 }
+
+}  // namespace apache_generated_tests

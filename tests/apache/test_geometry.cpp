@@ -6,6 +6,8 @@
 #include "interp/apache/interpreter.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_geometry_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 
@@ -162,3 +164,5 @@ end
   CHECK_THROWS_WITH_AS(apache::construct_instances(f.archive, 1, {}, 8),
                        doctest::Contains("nest at most 8 deep"), InputError);
 }
+
+}  // namespace apache_geometry_tests

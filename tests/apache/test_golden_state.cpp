@@ -7,6 +7,8 @@
 #include "tests/apache/apache_fixture.h"
 #include "tests/support/program_helpers.h"
 
+namespace apache_golden_state_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -63,3 +65,5 @@ TEST_CASE("AP-34 the vehicle example's LOD cases, worked by hand from its header
   lod1.lod = 1;
   CHECK(drawn(lod1) == 3);
 }
+
+}  // namespace apache_golden_state_tests

@@ -10,6 +10,8 @@
 #include "interp/apache/winding.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_interpreter_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 using shapevm::testing::ApacheSink;
@@ -632,3 +634,5 @@ end
   CHECK(r.reason.find("vertex index below the model's 8 vertices, found 9") != std::string::npos);
   CHECK_FALSE(out.end.clean);
 }
+
+}  // namespace apache_interpreter_tests

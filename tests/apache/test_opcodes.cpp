@@ -6,6 +6,8 @@
 #include "interp/apache/packets.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_opcodes_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 
@@ -202,3 +204,5 @@ TEST_CASE("malformed instructions: unknown opcode and packet type, truncation, w
   CHECK_THROWS_WITH_AS(apache::decode_instruction(bytes, 0, "t", ins),
                        doctest::Contains("at least 3 vertices"), InputError);
 }
+
+}  // namespace apache_opcodes_tests

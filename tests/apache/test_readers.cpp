@@ -10,6 +10,8 @@
 #include "interp/apache/palette.h"
 #include "interp/apache/textures.h"
 
+namespace apache_readers_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -155,3 +157,5 @@ TEST_CASE("AP-27 AP-25 the shading ramps over a grey 3DPAL.RGB, worked by hand")
   CHECK(t.shade(0, 4) == 1);
   CHECK(t.shade(0, 240) == 240);  // past the 224 model colours: unchanged
 }
+
+}  // namespace apache_readers_tests

@@ -8,6 +8,8 @@
 #include "raster/polygon_fill.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_render_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 using shapevm::testing::box_vertices;
@@ -199,3 +201,5 @@ TEST_CASE("styled fill: stipple, alternate colour, shade rows, remap and linear 
                                       }()),
                   std::invalid_argument);
 }
+
+}  // namespace apache_render_tests

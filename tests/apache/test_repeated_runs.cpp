@@ -13,6 +13,8 @@
 #include "interp/apache/interpreter.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_repeated_runs_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 using shapevm::testing::ApacheSink;
@@ -315,3 +317,5 @@ TEST_CASE("AP-16 AP-31 AP-34 a placement is recalled only when everything it dep
     }
   }
 }
+
+}  // namespace apache_repeated_runs_tests

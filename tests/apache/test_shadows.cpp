@@ -8,6 +8,8 @@
 #include "interp/apache/shadow.h"
 #include "tests/apache/apache_fixture.h"
 
+namespace apache_shadows_tests {
+
 using namespace shapevm;
 using shapevm::testing::ApacheFixture;
 using shapevm::testing::ApacheSink;
@@ -228,3 +230,5 @@ TEST_CASE("AP-31 without model 0x40a in the archive, 0x4ba casts its own shadow 
   CHECK_FALSE(apache::shadow_geometry_record(0x4bc));
   CHECK_FALSE(apache::shadow_geometry_record(0x40a));
 }
+
+}  // namespace apache_shadows_tests

@@ -14,6 +14,8 @@
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
+namespace bi2_cli_bi2_tests {
+
 namespace {
 
 const std::string kUnits = SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/units.LIB";
@@ -139,3 +141,5 @@ TEST_CASE("cli bi2: malformed files exit 2 with the file, the offset and the exp
   shapevm::write_file_atomic(dir / "X.LIB", lib);
   CHECK(run_cli("info " + shell_quote((dir / "X.LIB").string()) + " --engine bi2").exit_code == 2);
 }
+
+}  // namespace bi2_cli_bi2_tests

@@ -7,6 +7,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace bi2_cli_bi2_tools_tests {
+
 namespace {
 
 const std::string kTank = SHAPEVM_EXAMPLES_BUILD_DIR "/bi2/units.LIB:TANK001";
@@ -53,3 +55,5 @@ TEST_CASE("cli bi2: debug --batch pauses before each polygon, steps back, shows 
   CHECK(bad.exit_code == 2);
   CHECK(has(bad.err, "closest"));
 }
+
+}  // namespace bi2_cli_bi2_tools_tests

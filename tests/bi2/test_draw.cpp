@@ -10,6 +10,8 @@
 #include "tests/bi2/bi2_fixture.h"
 #include "tests/support/program_helpers.h"
 
+namespace bi2_draw_tests {
+
 using namespace shapevm;
 using namespace shapevm::testing;
 
@@ -212,3 +214,5 @@ TEST_CASE("export: a root node for unowned polygons, a node per part, lines, pal
   // Vertex 4 (100 from the pivot along x), turned 90 about Y, in the part's frame.
   CHECK(part.positions[part.faces[0].corners[0]] == std::array<double, 3>{0, 0, -100});
 }
+
+}  // namespace bi2_draw_tests

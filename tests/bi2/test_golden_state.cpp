@@ -6,6 +6,8 @@
 
 #include "tests/support/program_helpers.h"
 
+namespace bi2_golden_state_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -34,3 +36,5 @@ TEST_CASE("BI-11 golden frames: the scenery layer draws its seven used placement
   CHECK(scene.outcome.faces == 2 * 5 + 3 * 13 + 2 * 13);
   CHECK(scene.outcome.clean);
 }
+
+}  // namespace bi2_golden_state_tests

@@ -11,6 +11,8 @@
 #include "interp/bi2/lib_archive.h"
 #include "tests/bi2/bi2_fixture.h"
 
+namespace bi2_layer_tests {
+
 using namespace shapevm;
 using namespace shapevm::testing;
 
@@ -111,3 +113,5 @@ TEST_CASE("BI-11: an object id past the terrain archive is an error naming the i
                                          "members"),
                        InputError);
 }
+
+}  // namespace bi2_layer_tests

@@ -13,6 +13,8 @@
 #include "interp/bi2/tpwm.h"
 #include "interp/common/registry.h"
 
+namespace bi2_lib_tests {
+
 using namespace shapevm;
 using namespace shapevm::bi2;
 
@@ -150,3 +152,5 @@ TEST_CASE("BI-12: gen writes the archives with the seed's record counts, some me
   CHECK(generate_archives(1, 3)[0].bytes == generate_archives(1, 3)[0].bytes);
   CHECK(generate_archives(1, 3)[0].bytes != generate_archives(2, 3)[0].bytes);
 }
+
+}  // namespace bi2_lib_tests

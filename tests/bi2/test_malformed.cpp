@@ -12,6 +12,8 @@
 #include "interp/bi2/text.h"
 #include "interp/bi2/tpwm.h"
 
+namespace bi2_malformed_tests {
+
 using namespace shapevm;
 using namespace shapevm::bi2;
 
@@ -105,3 +107,5 @@ TEST_CASE("malformed: mutated LIBs, scenery lists and TPWM streams never crash")
     }
   }
 }
+
+}  // namespace bi2_malformed_tests

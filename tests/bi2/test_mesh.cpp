@@ -8,6 +8,8 @@
 #include "interp/bi2/mesh.h"
 #include "tests/bi2/bi2_fixture.h"
 
+namespace bi2_mesh_tests {
+
 using namespace shapevm;
 using namespace shapevm::bi2;
 using shapevm::testing::bi2_bytes;
@@ -255,3 +257,5 @@ TEST_CASE("BI-09: part records: polygon range, vertex list, pivot, runtime words
     CHECK(write_mesh(odd) == b);
   }
 }
+
+}  // namespace bi2_mesh_tests

@@ -12,6 +12,8 @@
 #include "interp/bi2/tpwm.h"
 #include "interp/common/registry.h"
 
+namespace bi2_text_tests {
+
 using namespace shapevm;
 using namespace shapevm::bi2;
 
@@ -95,3 +97,5 @@ TEST_CASE("text: bad text names its line and what was expected") {
   CHECK_FALSE(looks_like_bi2_text(".header\n"));
   CHECK_FALSE(looks_like_bi2_text("model 0 TANK\n"));
 }
+
+}  // namespace bi2_text_tests

@@ -9,6 +9,8 @@
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/tpwm.h"
 
+namespace bi2_tpwm_tests {
+
 using namespace shapevm;
 using namespace shapevm::bi2;
 
@@ -118,3 +120,5 @@ TEST_CASE("BI-02: the XOR variant: a size above 10x the file decodes with the 14
   CHECK(tpwm_decode(std::vector<uint8_t>{'3', 'D', 'O', 'B'}, "t") ==
         std::vector<uint8_t>{'3', 'D', 'O', 'B'});
 }
+
+}  // namespace bi2_tpwm_tests

@@ -5,6 +5,8 @@
 
 #include "tests/bi2/bi2_fixture.h"
 
+namespace bi2_viewer_tests {
+
 using namespace shapevm;
 using namespace shapevm::testing;
 
@@ -39,3 +41,5 @@ TEST_CASE("BI-10 viewer: a part input turns the part as --set partN does") {
       if (a.offset == b.offset && a.model != b.model) ++moved;
   CHECK(moved == 7);  // the turret's six faces and its gun line
 }
+
+}  // namespace bi2_viewer_tests

@@ -12,6 +12,8 @@
 
 #include "interp/common/camera_fit.h"
 
+namespace common_camera_fit_tests {
+
 namespace {
 
 using shapevm::FitPoint;
@@ -78,3 +80,5 @@ TEST_CASE("fit_distance: exact ceilings, and the minimum for no points") {
   p.minimum = 40;
   CHECK(shapevm::fit_distance(std::vector<FitPoint>{}, p) == 40);
 }
+
+}  // namespace common_camera_fit_tests

@@ -8,6 +8,8 @@
 
 #include "core/allocator_tuning.h"
 
+namespace core_allocator_tuning_tests {
+
 namespace {
 
 // Large enough that glibc's default (128 KiB) would map it on its own; the size of two
@@ -38,3 +40,5 @@ TEST_CASE("keep_freed_memory: large blocks come from the heap and stay there onc
   CHECK(shapevm::core::keep_freed_memory());  // a second call is harmless
 #endif
 }
+
+}  // namespace core_allocator_tuning_tests

@@ -14,6 +14,8 @@
 #include "core/input_error.h"
 #include "tests/tools/run_cli.h"
 
+namespace core_file_io_tests {
+
 namespace {
 
 void write_bytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
@@ -97,3 +99,5 @@ TEST_CASE("read_file_shared gives a held read's bytes again only while the file 
   write_bytes(path, std::vector<uint8_t>(4999, 0x44));
   CHECK(shapevm::read_file_shared(path) == std::vector<uint8_t>(4999, 0x44));
 }
+
+}  // namespace core_file_io_tests

@@ -10,6 +10,8 @@
 #include "core/member_spec.h"
 #include "tests/tools/run_cli.h"
 
+namespace core_member_spec_tests {
+
 namespace {
 
 std::string refusal(const std::string& spec) {
@@ -52,3 +54,5 @@ TEST_CASE("member spec: paths, files named with ':', and FILE:MEMBER") {
   CHECK(shapevm::member_index("#17") == std::optional<uint32_t>(17));
   CHECK_FALSE(shapevm::member_index("17").has_value());
 }
+
+}  // namespace core_member_spec_tests

@@ -7,6 +7,8 @@
 
 #include "core/offset_map.h"
 
+namespace core_offset_map_tests {
+
 using shapevm::OffsetMap;
 
 TEST_CASE("OffsetMap: an empty map finds nothing") {
@@ -53,3 +55,5 @@ TEST_CASE("OffsetMap: keys that hash to one slot are all found") {
   for (size_t i = 0; i < same_slot.size(); ++i) CHECK(probe.find(same_slot[i]) == &values[i]);
   CHECK(probe.find(same_slot.back() + 1) == nullptr);
 }
+
+}  // namespace core_offset_map_tests

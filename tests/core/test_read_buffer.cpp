@@ -12,6 +12,8 @@
 #include "core/read_buffer.h"
 #include "tests/tools/run_cli.h"
 
+namespace core_read_buffer_tests {
+
 namespace {
 
 bool huge_page_aligned(const void* p) {
@@ -82,3 +84,5 @@ TEST_CASE("read_file_shared reads a file past the huge-page minimum byte for byt
   CHECK(again.same_storage(first));
   CHECK(shapevm::read_file(path) == bytes);
 }
+
+}  // namespace core_read_buffer_tests

@@ -17,6 +17,8 @@
 #include "interp/fa/shape_input.h"
 #include "tests/fa/shape_text.h"
 
+namespace fa_articulation_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -403,3 +405,5 @@ TEST_CASE("FA-20/FA-21/FA-22: generated selector chains over 200 shapes") {
   }
   CHECK(with_x86 > 20);
 }
+
+}  // namespace fa_articulation_tests

@@ -17,6 +17,8 @@
 #include "interp/fa/interpreter.h"
 #include "interp/fa/shape_input.h"
 
+namespace fa_articulation_agreement_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 
@@ -146,3 +148,5 @@ TEST_CASE("FA-20/FA-21/FA-22: static selection agrees with execution on 200 gene
   CHECK(shapes_with_inputs > 20);
   MESSAGE(shapes_with_inputs << " shapes with inputs, " << runs << " runs compared");
 }
+
+}  // namespace fa_articulation_agreement_tests

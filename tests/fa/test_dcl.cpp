@@ -10,6 +10,8 @@
 #include "interp/fa/dcl_explode.h"
 #include "tests/fa/lib_builder.h"
 
+namespace fa_dcl_tests {
+
 using shapevm::InputError;
 using shapevm::fa::dcl_explode;
 using shapevm::test::BitWriter;
@@ -256,3 +258,5 @@ TEST_CASE("dcl: decoding 1 MiB takes well under a second") {
   auto elapsed = std::chrono::steady_clock::now() - start;
   CHECK(elapsed < std::chrono::milliseconds(1000));
 }
+
+}  // namespace fa_dcl_tests

@@ -17,6 +17,8 @@
 #include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
 
+namespace fa_ealib_tests {
+
 using shapevm::InputError;
 using shapevm::fa::EaLib;
 using shapevm::fa::LibEntry;
@@ -542,3 +544,5 @@ TEST_CASE("cli lib: a bad or missing file exits 2 and names the file") {
   CliResult no_subcommand = run_cli("lib");
   CHECK(no_subcommand.exit_code == 2);
 }
+
+}  // namespace fa_ealib_tests

@@ -25,6 +25,8 @@
 #include "tests/support/program_helpers.h"
 #include "tests/tools/run_cli.h"
 
+namespace fa_engine_globals_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -253,3 +255,5 @@ TEST_CASE("engine globals: trace-diff matches a reference that names globals by 
   CHECK(d.out.find("_detail (0x515EEE): 0 vs 1") != std::string::npos);
   CHECK(d.out.find("\"taken\": true vs false") != std::string::npos);
 }
+
+}  // namespace fa_engine_globals_tests

@@ -11,6 +11,8 @@
 #include "interp/fa/shape_info.h"
 #include "tests/fa/shape_text.h"
 
+namespace fa_face_flags_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -161,3 +163,5 @@ TEST_CASE(
     }
   }
 }
+
+}  // namespace fa_face_flags_tests

@@ -15,6 +15,8 @@
 #include "tests/fa/recording_sink.h"
 #include "tests/support/program_helpers.h"
 
+namespace fa_golden_expectations_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::RecordingSink;
@@ -178,3 +180,5 @@ TEST_CASE("FA-43 golden tank_destroyed: _destroyed takes JumpToDamage to the wre
   CHECK(pixels_of(kTank, {{"destroyed", "1"}}, {}, 0x60) == 0);
   CHECK(pixels_of(kTank, {}, {}, 0x02) == 0);
 }
+
+}  // namespace fa_golden_expectations_tests

@@ -8,6 +8,8 @@
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
 
+namespace fa_interpreter_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -603,3 +605,5 @@ b:
     CHECK(t.end.reason == w.end.reason);
   }
 }
+
+}  // namespace fa_interpreter_tests

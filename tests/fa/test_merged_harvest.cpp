@@ -14,6 +14,8 @@
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
 
+namespace fa_merged_harvest_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -231,3 +233,5 @@ arm:
   for (const auto& br : sink.branches)
     if (br.kind == branch_kind::kHarvest) CHECK(br.target != b.assembled.labels.at("block_b"));
 }
+
+}  // namespace fa_merged_harvest_tests

@@ -9,6 +9,8 @@
 #include "interp/fa/instruction.h"
 #include "interp/fa/opcodes.h"
 
+namespace fa_opcodes_tests {
+
 using namespace shapevm::fa;
 
 namespace {
@@ -258,3 +260,5 @@ TEST_CASE("FA-33/FA-31/FA-38: link targets sit where the seed and the operand fa
     CHECK(links({op, 0x00, 1, 0, 2, 0, 3, 0, 4, 0, 0x02, 0x00, 0xFE, 0xFF})[0].target == 14 - 2);
   }
 }
+
+}  // namespace fa_opcodes_tests

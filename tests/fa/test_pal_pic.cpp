@@ -11,6 +11,8 @@
 #include "interp/fa/pic.h"
 #include "raster/polygon_fill.h"
 
+namespace fa_pal_pic_tests {
+
 using shapevm::InputError;
 using namespace shapevm::fa;
 namespace raster = shapevm::raster;
@@ -355,3 +357,5 @@ TEST_SUITE("fa") {
     CHECK(frame.at(3, 0) == 53);
   }
 }
+
+}  // namespace fa_pal_pic_tests

@@ -16,6 +16,8 @@
 #include "interp/fa/pe_image.h"
 #include "interp/fa/pe_writer.h"
 
+namespace fa_pe_image_tests {
+
 namespace {
 
 using shapevm::InputError;
@@ -632,3 +634,5 @@ TEST_CASE("2000 random 32-bit header and table overwrites parse or throw InputEr
     parse_must_not_crash(f);
   }
 }
+
+}  // namespace fa_pe_image_tests

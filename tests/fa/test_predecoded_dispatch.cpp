@@ -19,6 +19,8 @@
 #include "tests/fa/trace_text.h"
 #include "tests/fa/x86_block_shape.h"
 
+namespace fa_predecoded_dispatch_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -332,3 +334,5 @@ far:
   CHECK(r.stop == StopReason::kEndObject);
   CHECK(r.ops == 4);  // both LongJumps, TextureIndex, EndObject
 }
+
+}  // namespace fa_predecoded_dispatch_tests

@@ -10,6 +10,8 @@
 #include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
 
+namespace fa_pts_files_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -67,3 +69,5 @@ TEST_CASE("FA-54: a .PTS file and a *_S.SH name run exactly as the same bytes na
     CHECK(info.out.find("faces              13") != std::string::npos);
   }
 }
+
+}  // namespace fa_pts_files_tests

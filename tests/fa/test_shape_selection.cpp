@@ -9,6 +9,8 @@
 #include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
 
+namespace fa_shape_selection_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 
@@ -148,3 +150,5 @@ TEST_CASE(
   CHECK(slots("T72.SH --class tank --override-type-flags 0xC0")["b"] == "TANK_B.SH");
   CHECK(run_cli("variants T72.SH --class tank --type-flags 0xC0").exit_code == 2);
 }
+
+}  // namespace fa_shape_selection_tests

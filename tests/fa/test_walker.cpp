@@ -8,6 +8,8 @@
 #include "interp/fa/shape_info.h"
 #include "tests/fa/shape_text.h"
 
+namespace fa_walker_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -210,3 +212,5 @@ end:
   CHECK(info.detail_sites == 1);
   CHECK(info.damage_branches == 1);
 }
+
+}  // namespace fa_walker_tests

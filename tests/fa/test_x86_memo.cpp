@@ -14,6 +14,8 @@
 #include "tests/fa/trace_text.h"
 #include "tests/fa/x86_block_shape.h"
 
+namespace fa_x86_memo_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -253,3 +255,5 @@ arm2:
     }
   CHECK(interp.x86_runner()->memo_hits() >= 4);
 }
+
+}  // namespace fa_x86_memo_tests

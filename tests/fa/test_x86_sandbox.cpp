@@ -10,6 +10,8 @@
 #include "interp/fa/interpreter.h"
 #include "tests/fa/x86_block_shape.h"
 
+namespace fa_x86_sandbox_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -276,3 +278,5 @@ TEST_CASE("sandbox: the thread's engine is renewed after many take-overs, and ru
   Interpreter fresh(a.shape);
   CHECK(run(fresh, state).sink.face_colors == Colors{9});
 }
+
+}  // namespace fa_x86_sandbox_tests

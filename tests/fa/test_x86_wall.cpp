@@ -14,6 +14,8 @@
 #include "tests/fa/x86_block_shape.h"
 #include "x86/sandbox.h"
 
+namespace fa_x86_wall_tests {
+
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
@@ -367,3 +369,5 @@ TEST_CASE("sandbox: read() sees the mapped bytes, across regions too, and refuse
   CHECK_FALSE(box.read32(0x20000, v));
   CHECK(box.read32(x86::kSystemPage, v));  // the sandbox's own page, mapped by Unicorn itself
 }
+
+}  // namespace fa_x86_wall_tests

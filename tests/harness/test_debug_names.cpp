@@ -7,6 +7,8 @@
 
 #include "harness/debugger.h"
 
+namespace harness_debug_names_tests {
+
 using namespace shapevm::harness;
 
 TEST_CASE("debugger: conditions parse NAME OP INTEGER with any blanks around the parts") {
@@ -48,3 +50,5 @@ TEST_CASE("debugger: lookup names and memory view rows") {
   // A row number of any length is still a row; its range is the caller's check.
   CHECK(split_view_row("pool[99999999999999999999999]"));
 }
+
+}  // namespace harness_debug_names_tests

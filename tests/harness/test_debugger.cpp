@@ -16,6 +16,8 @@
 #include "harness/program_debug_engine.h"
 #include "tests/support/program_helpers.h"
 
+namespace harness_debugger_tests {
+
 using namespace shapevm;
 using harness::BreakKind;
 using harness::Breakpoint;
@@ -645,3 +647,5 @@ TEST_CASE("debugger: the REPL shows the engine's own memory view and native comm
   out = repl(f, {"info x86"}, &errors);
   CHECK(out == "error: not inside an x86 block\n");
 }
+
+}  // namespace harness_debugger_tests

@@ -20,6 +20,8 @@
 #include "harness/trace_diff.h"
 #include "tests/tools/run_cli.h"
 
+namespace harness_json_readers_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -199,3 +201,5 @@ TEST_CASE("dap: a request argument of the wrong type or beyond its range fails t
         std::string::npos);
   CHECK(responses[5]["success"] == true);
 }
+
+}  // namespace harness_json_readers_tests

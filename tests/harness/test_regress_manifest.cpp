@@ -8,6 +8,8 @@
 #include "harness/regress_manifest.h"
 #include "harness/regress_runner.h"
 
+namespace harness_regress_manifest_tests {
+
 using namespace shapevm;
 using harness::parse_manifest;
 
@@ -125,3 +127,5 @@ TEST_CASE("shard: K/N parses strictly and the N shards cover every case exactly 
     }
   }
 }
+
+}  // namespace harness_regress_manifest_tests

@@ -19,6 +19,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace harness_regress_runner_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -378,3 +380,5 @@ TEST_CASE("regress: a manifest of more files than a worker keeps open reopens th
   const auto checked = harness::run_regression(m, harness::registered_case_engines(), options);
   CHECK(checked.passed == 40);
 }
+
+}  // namespace harness_regress_runner_tests

@@ -12,6 +12,8 @@
 #include "raster/palette.h"
 #include "tests/tools/run_cli.h"
 
+namespace harness_scene_export_tests {
+
 using namespace shapevm;
 using shapevm::harness::scene_to_gltf;
 using shapevm::harness::scene_to_obj;
@@ -185,3 +187,5 @@ TEST_CASE("BI-10: cli export of a Battle Isle 2 unit: its moving part is a node 
     lines = lines || prim["mode"] == 1;
   CHECK(lines);
 }
+
+}  // namespace harness_scene_export_tests

@@ -14,6 +14,8 @@
 #include "raster/framebuffer.h"
 #include "tests/fa/shape_text.h"
 
+namespace harness_sink_stop_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -124,3 +126,5 @@ TEST_CASE("sink stop: a trace writer raises its byte budget on the line that pas
   CHECK(written > 4096);
   CHECK(written < 4096 + 1024);  // stopped within a few lines of the budget
 }
+
+}  // namespace harness_sink_stop_tests

@@ -7,6 +7,8 @@
 #include "core/input_error.h"
 #include "harness/trace_diff.h"
 
+namespace harness_trace_diff_tests {
+
 using namespace shapevm;
 using harness::diff_traces;
 using harness::parse_trace;
@@ -259,3 +261,5 @@ TEST_CASE("trace-diff: malformed global lines and start globals name the file an
   CHECK(error(R"({"ev":"start","state":{}})"
               "\n") == "t: the trace is empty (no events)");
 }
+
+}  // namespace harness_trace_diff_tests

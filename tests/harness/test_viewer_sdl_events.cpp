@@ -8,6 +8,8 @@
 #include "harness/sdl_library.h"
 #include "harness/viewer_sdl.h"
 
+namespace harness_viewer_sdl_events_tests {
+
 using namespace shapevm;
 using namespace shapevm::harness;
 
@@ -148,3 +150,5 @@ TEST_CASE("viewer sdl: window pixels map back to palette indices exactly") {
   rgb[0] = 1;  // (1, 0, 0) is no entry of the built-in palette
   CHECK_THROWS(indexed_from_rgb(rgb, 2, 2, palette, "shot"));
 }
+
+}  // namespace harness_viewer_sdl_events_tests

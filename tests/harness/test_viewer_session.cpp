@@ -6,6 +6,8 @@
 #include "harness/viewer_session.h"
 #include "tests/tools/run_cli.h"
 
+namespace harness_viewer_session_tests {
+
 using namespace shapevm;
 using namespace shapevm::harness;
 
@@ -243,3 +245,5 @@ TEST_CASE("viewer session: unused paths name the member and frame and never an e
   CHECK_THROWS_AS(s.save_png(first), InputError);  // never overwrites
   CHECK(s.unused_path(dir, "png").filename() == "scripted_f3_2.png");
 }
+
+}  // namespace harness_viewer_session_tests

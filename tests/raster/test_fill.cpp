@@ -15,6 +15,8 @@
 #include "raster/projection.h"
 #include "raster/texture.h"
 
+namespace raster_fill_tests {
+
 using namespace shapevm::raster;
 
 namespace {
@@ -602,3 +604,5 @@ TEST_SUITE("raster") {
     CHECK(count_index(frame, 9) == 640u * 480u);
   }
 }
+
+}  // namespace raster_fill_tests

@@ -7,6 +7,8 @@
 #include "raster/frame_compare.h"
 #include "raster/png_io.h"
 
+namespace raster_frame_compare_tests {
+
 using namespace shapevm::raster;
 
 namespace {
@@ -221,3 +223,5 @@ TEST_CASE("png: RGB images round-trip and masks read nonzero as excluded") {
   const std::vector<uint8_t> junk{1, 2, 3};
   CHECK_THROWS_AS(decode_mask_png(junk, "junk.png"), shapevm::InputError);
 }
+
+}  // namespace raster_frame_compare_tests

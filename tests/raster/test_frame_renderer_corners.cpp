@@ -15,6 +15,8 @@
 #include "raster/polygon_fill.h"
 #include "raster/projection.h"
 
+namespace raster_frame_renderer_corners_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -156,3 +158,5 @@ TEST_CASE("frame renderer: corners that differ only in depth") {
     for (int32_t z : {-500, -1200, -4000, -100}) pool.push_back({p.x, p.y, z});
   check_same_pixels(faces_from(pool, 4, 300));
 }
+
+}  // namespace raster_frame_renderer_corners_tests

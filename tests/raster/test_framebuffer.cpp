@@ -8,6 +8,8 @@
 
 #include "raster/framebuffer.h"
 
+namespace raster_framebuffer_tests {
+
 using shapevm::raster::Framebuffer;
 
 namespace {
@@ -107,3 +109,5 @@ TEST_CASE("a thread's kept frame block is freed when the thread ends") {
   });
   worker.join();
 }
+
+}  // namespace raster_framebuffer_tests

@@ -14,6 +14,8 @@
 #include "raster/scan_table.h"
 #include "tests/support/lcg.h"
 
+namespace raster_monotone_rows_tests {
+
 using namespace shapevm::raster;
 using shapevm::testing::Lcg;
 
@@ -278,3 +280,5 @@ TEST_CASE("monotone rows: which polygons are walked") {
     CHECK(none.empty());
   }
 }
+
+}  // namespace raster_monotone_rows_tests

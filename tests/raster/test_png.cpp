@@ -15,6 +15,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace raster_png_tests {
+
 using namespace shapevm::raster;
 using shapevm::InputError;
 
@@ -268,3 +270,5 @@ TEST_SUITE("raster") {
     CHECK_THROWS_WITH_AS(palette_from_rgb8(rgb, "x.rgb"), doctest::Contains("x.rgb"), InputError);
   }
 }
+
+}  // namespace raster_png_tests

@@ -17,6 +17,8 @@
 #include "raster/png_fast_read.h"
 #include "raster/png_io.h"
 
+namespace raster_png_fast_read_tests {
+
 using namespace shapevm;
 using namespace shapevm::raster;
 
@@ -238,3 +240,5 @@ TEST_CASE("fast PNG read: not a PNG, cut short anywhere") {
   for (size_t n = 0; n + 1 < png.size(); ++n)
     CHECK_FALSE(decode_indexed8_png(std::span(png.data(), n)).has_value());
 }
+
+}  // namespace raster_png_fast_read_tests

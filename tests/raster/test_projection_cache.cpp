@@ -9,6 +9,8 @@
 #include "raster/projection.h"
 #include "raster/projection_cache.h"
 
+namespace raster_projection_cache_tests {
+
 using namespace shapevm::raster;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("projection cache: a hit carries the point's own texture coordinates a
     }
   }
 }
+
+}  // namespace raster_projection_cache_tests

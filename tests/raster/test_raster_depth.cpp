@@ -11,6 +11,8 @@
 #include "raster/depth_fill.h"
 #include "raster/polygon_fill.h"
 
+namespace raster_raster_depth_tests {
+
 using namespace shapevm;
 using namespace shapevm::raster;
 
@@ -199,3 +201,5 @@ TEST_CASE("frame renderer: depth_test off draws in emission order; on keeps the 
   CHECK(depth.at(32, 32) == 1);
   CHECK(depth.at(10, 32) == 2);
 }
+
+}  // namespace raster_raster_depth_tests

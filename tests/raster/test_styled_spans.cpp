@@ -14,6 +14,8 @@
 #include "raster/texture.h"
 #include "tests/support/lcg.h"
 
+namespace raster_styled_spans_tests {
+
 using namespace shapevm::raster;
 using shapevm::testing::Lcg;
 
@@ -177,3 +179,5 @@ TEST_CASE("an affine textured fill draws what the styled reference draws for a c
   }
   CHECK(inside_only == 1500);
 }
+
+}  // namespace raster_styled_spans_tests

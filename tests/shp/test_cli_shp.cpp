@@ -15,6 +15,8 @@
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
+namespace shp_cli_shp_tests {
+
 using shapevm::testing::shp_image;
 using shapevm::testing::triangle_model;
 
@@ -223,3 +225,5 @@ TEST_CASE("SL-02: lib extract NAME takes the first exact match before a case-ins
   // No exact match: the first member that differs only by case.
   CHECK(shapevm::read_file(out2 / "STALAG.shp") == upper);
 }
+
+}  // namespace shp_cli_shp_tests

@@ -12,6 +12,8 @@
 #include "raster/palette.h"
 #include "tests/support/lcg.h"
 
+namespace shp_colour_tables_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 
@@ -198,3 +200,5 @@ TEST_CASE("SHP colours: each blend table is built on first use, once, whichever 
     }
   }
 }
+
+}  // namespace shp_colour_tables_tests

@@ -9,6 +9,8 @@
 
 #include "tests/tools/run_cli.h"
 
+namespace shp_draw_cli_tests {
+
 namespace {
 
 const std::string kExample = SHAPEVM_SOURCE_DIR "/examples/shp/drawing.shpt";
@@ -66,3 +68,5 @@ TEST_CASE("cli shp render: a malformed drawing state exits 2 naming it") {
   const auto good = run_cli("render " + shell_quote(kExample) + " -o " + shell_quote(out));
   CHECK(good.exit_code == 0);
 }
+
+}  // namespace shp_draw_cli_tests

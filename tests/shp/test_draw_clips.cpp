@@ -8,6 +8,8 @@
 #include "interp/shp/pose.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_draw_clips_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -150,3 +152,5 @@ TEST_CASE("SL-23: clip events fire for integer times in [old, new); ping-pong fi
   CHECK(events[0].field("time") == 4);
   CHECK(events[0].field("kind") == 0);
 }
+
+}  // namespace shp_draw_clips_tests

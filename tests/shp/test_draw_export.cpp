@@ -8,6 +8,8 @@
 #include "interp/shp/export.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_draw_export_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -91,3 +93,5 @@ TEST_CASE("SL-15: export writes the level --lod names (default 0)") {
   CHECK(export_of(m).nodes[0].positions[0] == std::array<double, 3>{-100, 100, 0});
   CHECK(export_of(m, {{"lod", "1"}}).nodes[0].positions[0] == std::array<double, 3>{-50, 50, 0});
 }
+
+}  // namespace shp_draw_export_tests

@@ -9,6 +9,8 @@
 #include "raster/palette.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_draw_faces_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -202,3 +204,5 @@ TEST_CASE("SL-18: blended faces are drawn farthest first after the opaque ones")
   draw(one_part(l), request({camera_front()}), biased);
   CHECK(biased.faces[1].corners[0].index == 3);
 }
+
+}  // namespace shp_draw_faces_tests

@@ -5,6 +5,8 @@
 
 #include "tests/support/program_helpers.h"
 
+namespace shp_draw_golden_state_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -26,3 +28,5 @@ TEST_CASE("golden frames: Starlancer state changes the frame (camera, caps, LOD,
   CHECK(render({}, {"clip=spin"}) != render({{"frame", "12"}}, {"clip=spin"}));
   CHECK(base == render({{"frame", "12"}}));  // without a clip the frame counter moves nothing
 }
+
+}  // namespace shp_draw_golden_state_tests

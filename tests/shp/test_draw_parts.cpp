@@ -9,6 +9,8 @@
 #include "interp/shp/pose.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_draw_parts_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -196,3 +198,5 @@ TEST_CASE("SL-15: a 28-byte vertex record has no counterpart: geomorph leaves it
   REQUIRE(morphed.faces.size() == 1);
   CHECK(morphed.faces[0].corners[1].model_wide[1] == -100);
 }
+
+}  // namespace shp_draw_parts_tests

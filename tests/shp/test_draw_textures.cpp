@@ -12,6 +12,8 @@
 #include "interp/shp/tcache.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_draw_textures_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -248,3 +250,5 @@ TEST_CASE("SL-18: textured modes with their texture: 3-5 unlit (4 added, 5 alpha
   CHECK_FALSE(sink.faces[1].event.depth_write);
   CHECK(sink.faces[1].corners[0].texcoord_fine == std::array<int32_t, 2>{2 << 16, 2 << 16});
 }
+
+}  // namespace shp_draw_textures_tests

@@ -14,6 +14,8 @@
 #include "interp/shp/viewer_model.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_draw_viewer_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -179,3 +181,5 @@ TEST_CASE("render setup shp: palette.tga and the texture cache beside the input 
   CHECK(frame.at(160, 125) == 200);
   CHECK(renderer.missing_textures().empty());
 }
+
+}  // namespace shp_draw_viewer_tests

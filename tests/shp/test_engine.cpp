@@ -13,6 +13,8 @@
 #include "interp/shp/refpack.h"
 #include "tests/shp/shp_fixture.h"
 
+namespace shp_engine_tests {
+
 using namespace shapevm;
 using shapevm::testing::shp_image;
 using shapevm::testing::triangle_model;
@@ -156,3 +158,5 @@ TEST_CASE("shp engine: check validates, rewrites, and names the stored boxes' cl
   CHECK_THROWS_WITH_AS(engine->assemble(ten, "x.shpt", "x.shp"),
                        doctest::Contains("at most 9 levels"), InputError);
 }
+
+}  // namespace shp_engine_tests

@@ -11,6 +11,8 @@
 #include "interp/shp/records.h"
 #include "tests/shp/shp_fixture.h"
 
+namespace shp_loader_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using shapevm::testing::ChunkBytes;
@@ -488,3 +490,5 @@ TEST_CASE("shp loader: records of zero bytes cannot make a small file allocate w
     CHECK(std::string(e.what()).find("records in a model") != std::string::npos);
   }
 }
+
+}  // namespace shp_loader_tests

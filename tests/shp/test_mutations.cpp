@@ -13,6 +13,8 @@
 #include "interp/shp/text_writer.h"
 #include "interp/shp/writer.h"
 
+namespace shp_mutations_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 
@@ -85,3 +87,5 @@ TEST_CASE("shp: random RefPack streams decompress or are refused, never crash") 
     }
   }
 }
+
+}  // namespace shp_mutations_tests

@@ -7,6 +7,8 @@
 #include "interp/shp/draw_setup.h"
 #include "tests/shp/draw_fixture.h"
 
+namespace shp_raster_depth_shp_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using namespace shapevm::shp::testing;
@@ -78,3 +80,5 @@ TEST_CASE("depth test: an added face behind an opaque one is hidden; in front it
     from_table = from_table || tables->blend(Blend::kAdd)[source * 256 + under] == front.at(80, 62);
   CHECK(from_table);
 }
+
+}  // namespace shp_raster_depth_shp_tests

@@ -10,6 +10,8 @@
 #include "interp/shp/hog.h"
 #include "interp/shp/refpack.h"
 
+namespace shp_refpack_hog_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 
@@ -178,3 +180,5 @@ TEST_CASE("SL-02: a member is decompressed only when it starts 10 FB, otherwise 
   CHECK(member_image(hog, h.entries[1], "r.hog:packed.shp") == plain);
   CHECK(member_bytes(hog, h.entries[1]).size() != plain.size());
 }
+
+}  // namespace shp_refpack_hog_tests

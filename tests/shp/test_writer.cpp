@@ -16,6 +16,8 @@
 #include "interp/shp/writer.h"
 #include "tests/shp/shp_fixture.h"
 
+namespace shp_writer_tests {
+
 using namespace shapevm;
 using namespace shapevm::shp;
 using shapevm::testing::ChunkBytes;
@@ -284,3 +286,5 @@ TEST_CASE("shp generator: deterministic, realistic sizes, every member loads and
   }
   CHECK(most_faces >= 200);
 }
+
+}  // namespace shp_writer_tests

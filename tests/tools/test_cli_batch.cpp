@@ -13,6 +13,8 @@
 #include "tests/tools/run_cli.h"
 #include "tools/batch.h"
 
+namespace tools_cli_batch_tests {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -325,3 +327,5 @@ TEST_CASE("every member of a container through a pattern is described as when na
     CHECK(batch.out == alone);
   }
 }
+
+}  // namespace tools_cli_batch_tests

@@ -13,6 +13,8 @@
 #include "harness/dap_server.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_dap_tests {
+
 using nlohmann::json;
 
 namespace {
@@ -263,3 +265,5 @@ TEST_CASE(
     if (next != nullptr) CHECK(next["seq"] > ex.responses.at(k + 1)["seq"]);
   }
 }
+
+}  // namespace tools_cli_dap_tests

@@ -13,6 +13,8 @@
 #include "tests/tools/debug_batch.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_debug_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -161,3 +163,5 @@ TEST_CASE("cli debug: commands from a pipe, help, and a bad command makes exit c
   r = run_cli("debug " + shell_quote(kJet) + " --batch /nonexistent/script");
   CHECK(r.exit_code == 2);
 }
+
+}  // namespace tools_cli_debug_tests

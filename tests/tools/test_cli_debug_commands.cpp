@@ -13,6 +13,8 @@
 #include "tests/tools/debug_batch.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_debug_commands_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -207,3 +209,5 @@ TEST_CASE("cli debug: a breakpoint and a watchpoint that hold at one stop are bo
         "2    watchpoint  keep y   pool[9]\n"
         "        hit 1 time\n");
 }
+
+}  // namespace tools_cli_debug_commands_tests

@@ -10,6 +10,8 @@
 #include "tests/tools/pty_session.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_debug_tty_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -125,3 +127,5 @@ TEST_CASE("cli debug tty: a failed command does not fail an interactive session;
   d.pty.send("\x04");
   CHECK(d.pty.wait_exit() == 0);
 }
+
+}  // namespace tools_cli_debug_tty_tests

@@ -9,6 +9,8 @@
 #include "core/file_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_engines_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -107,3 +109,5 @@ TEST_CASE("cli engines: each generator's help says once that a seed repeats its 
     CHECK(help.out.find(sentence, first + 1) == std::string::npos);
   }
 }
+
+}  // namespace tools_cli_engines_tests

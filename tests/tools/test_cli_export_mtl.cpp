@@ -10,6 +10,8 @@
 #include "core/file_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_export_mtl_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -146,3 +148,5 @@ TEST_CASE("export: a part tree's OBJ (Starlancer) names its MTL, and its UVs are
     CHECK((u >= 0.0 && u <= 1.0 && v >= 0.0 && v <= 1.0));
   }
 }
+
+}  // namespace tools_cli_export_mtl_tests

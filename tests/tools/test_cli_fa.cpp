@@ -7,6 +7,8 @@
 
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_fa_tests {
+
 namespace {
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
 }
@@ -75,3 +77,5 @@ TEST_CASE("cli: examples prints one summary line per bundled shape") {
   CHECK(r.out.find("tank.SH") != std::string::npos);
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') >= 4);
 }
+
+}  // namespace tools_cli_fa_tests

@@ -18,6 +18,8 @@
 #include "tests/support/program_helpers.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_frames_tests {
+
 namespace {
 
 const std::string kBuilt = SHAPEVM_EXAMPLES_BUILD_DIR;
@@ -260,3 +262,5 @@ TEST_CASE("frames: the bundled PALETTE.PAL is read by --palette and written by t
     CHECK(std::abs(image.palette.colors[i].b - builtin.colors[i].b) <= 3);
   }
 }
+
+}  // namespace tools_cli_frames_tests

@@ -8,6 +8,8 @@
 
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_messages_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -150,3 +152,5 @@ TEST_CASE("cli messages: only the named command is set up, and nothing a user re
   CHECK(misplaced.exit_code == 2);
   CHECK(misplaced.err.rfind("shapevm: error: ", 0) == 0);
 }
+
+}  // namespace tools_cli_messages_tests

@@ -10,6 +10,8 @@
 #include "core/input_error.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_output_paths_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -120,3 +122,5 @@ TEST_CASE("output paths: a device is refused, never replaced by the renamed file
   CHECK(has(r.err, "/dev/null: is not a regular file"));
   CHECK(std::filesystem::is_character_file("/dev/null"));
 }
+
+}  // namespace tools_cli_output_paths_tests

@@ -10,6 +10,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_regress_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -179,3 +181,5 @@ TEST_CASE("cli trace-diff: our trace against itself, against plain lines, and a 
   CHECK(bad.err.find("bad.txt: line 1: expected \"offset handler\" (2 fields), got 3") !=
         std::string::npos);
 }
+
+}  // namespace tools_cli_regress_tests

@@ -15,6 +15,8 @@
 #include "harness/regress_runner.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_regress_shards_tests {
+
 namespace {
 
 const std::string kTank = SHAPEVM_SOURCE_DIR "/examples/fa/tank.fas";
@@ -156,3 +158,5 @@ TEST_CASE("regress shards: --shard wins over the environment; bad values name th
   CHECK(bad.err.find("shapevm: error: CI_NODE_INDEX=4: expected a whole number 1..3") !=
         std::string::npos);
 }
+
+}  // namespace tools_cli_regress_shards_tests

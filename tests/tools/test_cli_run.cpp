@@ -12,6 +12,8 @@
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_run_tests {
+
 namespace {
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
 const std::string kTank = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/tank.SH";
@@ -198,3 +200,5 @@ TEST_CASE("cli render --textures: textured faces sample the PIC the TextureFile 
   CHECK(count(with) > 100);
   CHECK(count(without) == 0);
 }
+
+}  // namespace tools_cli_run_tests

@@ -7,6 +7,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_view_tests {
+
 namespace {
 
 const std::string kJet = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/jet.SH";
@@ -115,3 +117,5 @@ TEST_CASE("cli view: with no display the window refuses to run invisibly and exi
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("no display") != std::string::npos);
 }
+
+}  // namespace tools_cli_view_tests

@@ -12,6 +12,8 @@
 #include "harness/viewer_sdl.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_cli_warnings_tests {
+
 namespace {
 
 const std::string kJetSource = SHAPEVM_SOURCE_DIR "/examples/fa/jet.fas";
@@ -105,3 +107,5 @@ TEST_CASE("warnings: SDL's log lines are prefixed, and its chatter below warning
   CHECK(installed);
   shapevm::harness::sdl_library().SDL_LogSetOutputFunction(before, nullptr);
 }
+
+}  // namespace tools_cli_warnings_tests

@@ -11,6 +11,8 @@
 #include "interp/fa/listing.h"
 #include "tests/fa/shape_text.h"
 
+namespace tools_fa_assembler_tests {
+
 using namespace shapevm;
 using shapevm::testing::build_shape;
 using shapevm::testing::with_header;
@@ -129,3 +131,5 @@ join:
   for (const auto& r : shape.image.relocations) raw += r.stored_value == 0x93004127;
   CHECK(raw == 1);
 }
+
+}  // namespace tools_fa_assembler_tests

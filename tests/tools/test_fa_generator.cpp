@@ -30,6 +30,8 @@
 #include "tests/fa/recording_sink.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_fa_generator_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -469,3 +471,5 @@ TEST_CASE("fa generator: generated shapes run to a clean end in the interpreter"
   }
   CHECK(runs > 0);
 }
+
+}  // namespace tools_fa_generator_tests

@@ -18,6 +18,8 @@
 #include "tests/tools/run_cli.h"
 #include "tools/command.h"
 
+namespace tools_fake_engine_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -176,3 +178,5 @@ TEST_CASE("engine interface: files no engine claims, and --engine forcing one") 
   CHECK(no_such.exit_code == 2);
   CHECK(has(no_such.err, "no engine called \"quake\""));
 }
+
+}  // namespace tools_fake_engine_tests

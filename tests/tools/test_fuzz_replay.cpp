@@ -15,6 +15,8 @@
 #include "fuzz/targets.h"
 #include "harness/dap_server.h"
 
+namespace tools_fuzz_replay_tests {
+
 using namespace shapevm;
 using namespace shapevm::fuzzing;
 
@@ -71,3 +73,5 @@ TEST_CASE("fuzz dap target: a launch that asks for a listing file is refused and
   CHECK(dap->run({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
   CHECK_FALSE(std::filesystem::exists(path));
 }
+
+}  // namespace tools_fuzz_replay_tests

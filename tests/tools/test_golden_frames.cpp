@@ -17,6 +17,8 @@
 #include "raster/png_io.h"
 #include "tests/support/program_helpers.h"
 
+namespace tools_golden_frames_tests {
+
 using namespace shapevm;
 
 TEST_CASE(
@@ -55,3 +57,5 @@ TEST_CASE(
   CHECK(render("jet", {}) != render("jet", {{"lod", "2"}}));
   CHECK(render("jet", {}) != render("jet", {{"frame", "1"}}));  // the exhaust colour cycles
 }
+
+}  // namespace tools_golden_frames_tests

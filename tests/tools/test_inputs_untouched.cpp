@@ -17,6 +17,8 @@
 #include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_inputs_untouched_tests {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -243,3 +245,5 @@ TEST_CASE("inputs untouched: a write that fails leaves no partial or temporary f
   }
   CHECK(snapshot(t.in) == before);
 }
+
+}  // namespace tools_inputs_untouched_tests

@@ -17,6 +17,8 @@
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_json_names_tests {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -204,3 +206,5 @@ TEST_CASE("FA: lib ls --json and info of a member hold a LIB member name with by
   CHECK(info["source"].get<std::string>().ends_with(":N" + kU98 + ".SH"));
   CHECK(info["textures"][0] == "_T" + kU98 + ".PIC");
 }
+
+}  // namespace tools_json_names_tests

@@ -14,6 +14,8 @@
 
 #include "tests/tools/run_cli.h"
 
+namespace tools_readme_tests {
+
 namespace {
 
 // The `shapevm` lines of the sh code blocks between "## Use" and the next "## " heading.
@@ -77,3 +79,5 @@ TEST_CASE("README: every shapevm line of the Use section runs as written on the 
   // The outputs stayed in the scratch directory.
   CHECK_FALSE(fs::exists(fs::path(SHAPEVM_EXE).parent_path() / "jet.png"));
 }
+
+}  // namespace tools_readme_tests

@@ -13,6 +13,8 @@
 #include "raster/png_io.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_regress_html_tests {
+
 using namespace shapevm;
 
 namespace {
@@ -132,3 +134,5 @@ TEST_CASE(
   CHECK(zoom.width() == 32 * 8);
   CHECK(zoom.height() == 32 * 8);
 }
+
+}  // namespace tools_regress_html_tests

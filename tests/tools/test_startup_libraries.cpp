@@ -12,6 +12,8 @@
 #include "core/shared_library.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_startup_libraries_tests {
+
 namespace {
 
 const std::string kHangar = SHAPEVM_EXAMPLES_BUILD_DIR "/fa/hangar.SH";  // no embedded x86
@@ -119,3 +121,5 @@ TEST_CASE("start-up loads only glibc and zlib: the C++ runtime, fmt and libpng a
   CHECK(std::filesystem::file_size(dir / "hangar.png") > 0);
 }
 #endif
+
+}  // namespace tools_startup_libraries_tests

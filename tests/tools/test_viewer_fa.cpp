@@ -13,6 +13,8 @@
 #include "interp/fa/viewer_model.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_viewer_fa_tests {
+
 using namespace shapevm;
 using harness::ViewerAction;
 
@@ -252,3 +254,5 @@ TEST_CASE("viewer fa: the trace key writes the current frame's JSON Lines trace"
   CHECK(ops == s.stats().ops);
   CHECK_THROWS(s.save_trace(path));  // never overwrites
 }
+
+}  // namespace tools_viewer_fa_tests

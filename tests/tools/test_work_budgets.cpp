@@ -13,6 +13,8 @@
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
+namespace tools_work_budgets_tests {
+
 namespace {
 
 // Two faces, then a jump back to them (tests/fa/shape_text.h).
@@ -158,3 +160,5 @@ TEST_CASE("work budgets: every engine's end event counts the face events it ende
   for (const auto& e : json_lines(r.out)) shadows += e["ev"] == "face" && e["shadow"] == true;
   CHECK(shadows > 0);
 }
+
+}  // namespace tools_work_budgets_tests
