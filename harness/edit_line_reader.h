@@ -36,7 +36,8 @@ class EditLineReader : public LineReader {
   static int read_char(editline* el, wchar_t* out);
 
   editline* el_ = nullptr;
-  history* history_ = nullptr;
+  // `struct`: libedit's <histedit.h>, once included, also names a function `history`.
+  struct history* history_ = nullptr;
   std::string prompt_;
   int in_fd_ = -1;
   const volatile std::sig_atomic_t* interrupt_ = nullptr;

@@ -6,14 +6,13 @@
 #include <climits>
 
 #include "interp/bi2/assumptions.h"
+#include "interp/bi2/engine_name.h"
 #include "interp/bi2/pause.h"
 #include "interp/common/budget_option.h"
 #include "interp/common/camera_fit.h"
 
 namespace shapevm::bi2 {
 namespace {
-
-constexpr std::string_view kEngine = "bi2";
 
 struct Bounds {
   Vec3 lo{INT32_MAX, INT32_MAX, INT32_MAX}, hi{INT32_MIN, INT32_MIN, INT32_MIN};

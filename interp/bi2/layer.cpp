@@ -5,19 +5,12 @@
 #include <algorithm>
 
 #include "core/byte_reader.h"
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/expect.h"
 
 namespace shapevm::bi2 {
-namespace {
-
-void push16(std::vector<uint8_t>& out, uint32_t v) {
-  out.push_back(static_cast<uint8_t>(v));
-  out.push_back(static_cast<uint8_t>(v >> 8));
-}
-
-}  // namespace
 
 bool is_layer(std::span<const uint8_t> b) {
   return b.size() >= 4 && b[0] == '3' && b[1] == 'D' && b[2] == 'L' && b[3] == 'D';
@@ -72,14 +65,14 @@ Layer read_layer(std::span<const uint8_t> bytes, const std::string& source) {
 std::vector<uint8_t> write_layer(const Layer& l) {
   if (l.placements.size() > 0xFFFF) throw InputError(l.source, "more than 65535 placements");
   std::vector<uint8_t> out = {'3', 'D', 'L', 'D'};
-  for (uint16_t id : l.object_ids) push16(out, id);
+  for (uint16_t id : l.object_ids) append_u16(out, id);
   out.insert(out.end(), l.padding.begin(), l.padding.end());
-  push16(out, static_cast<uint32_t>(l.placements.size()));
+  append_u16(out, static_cast<uint32_t>(l.placements.size()));
   for (const Placement& p : l.placements) {
-    push16(out, p.slot);
-    push16(out, p.unknown_02);
-    push16(out, static_cast<uint16_t>(p.x));
-    push16(out, static_cast<uint16_t>(p.z));
+    append_u16(out, p.slot);
+    append_u16(out, p.unknown_02);
+    append_u16(out, static_cast<uint16_t>(p.x));
+    append_u16(out, static_cast<uint16_t>(p.z));
     out.insert(out.end(), p.reserved_08.begin(), p.reserved_08.end());
   }
   out.insert(out.end(), l.trailing.begin(), l.trailing.end());

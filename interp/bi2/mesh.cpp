@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/byte_reader.h"
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/expect.h"
@@ -47,12 +48,8 @@ void put16(std::vector<uint8_t>& out, size_t at, uint32_t v) {
   out[at] = static_cast<uint8_t>(v);
   out[at + 1] = static_cast<uint8_t>(v >> 8);
 }
-void push16(std::vector<uint8_t>& out, uint32_t v) {
-  out.push_back(static_cast<uint8_t>(v));
-  out.push_back(static_cast<uint8_t>(v >> 8));
-}
 void push_vec(std::vector<uint8_t>& out, const Vec3i16& v) {
-  for (int16_t c : v) push16(out, static_cast<uint16_t>(c));
+  for (int16_t c : v) append_u16(out, static_cast<uint16_t>(c));
 }
 
 }  // namespace
@@ -298,21 +295,21 @@ std::vector<uint8_t> write_mesh(const Mesh& m) {
     if (p.vertices.empty() || p.vertices.size() > 0x10000)
       throw InputError(src, fmt::format("polygon {} needs 1..65536 vertices", f));
     polygon_offsets.push_back(static_cast<uint32_t>(out.size()));
-    push16(out, kPolygonFixedBytes + 2 * static_cast<uint32_t>(p.vertices.size()));
+    append_u16(out, kPolygonFixedBytes + 2 * static_cast<uint32_t>(p.vertices.size()));
     for (uint32_t v : p.vertices)
       if (v >= vcount)
         throw InputError(src, fmt::format("polygon {}: vertex {} of {}", f, v, vcount));
-    push16(out, vertex_pointer(p.vertices[0], static_cast<uint32_t>(vertex_offset)));
+    append_u16(out, vertex_pointer(p.vertices[0], static_cast<uint32_t>(vertex_offset)));
     out.insert(out.end(), p.reserved_04.begin(), p.reserved_04.end());
-    push16(out, static_cast<uint32_t>(p.vertices.size() - 1));
-    push16(out, p.shade);
-    push16(out, p.unknown_10);
-    push16(out, p.unknown_12);
-    push16(out, static_cast<uint16_t>(p.bias));
-    push16(out, p.reserved_16);
-    push16(out, p.unknown_18);
+    append_u16(out, static_cast<uint32_t>(p.vertices.size() - 1));
+    append_u16(out, p.shade);
+    append_u16(out, p.unknown_10);
+    append_u16(out, p.unknown_12);
+    append_u16(out, static_cast<uint16_t>(p.bias));
+    append_u16(out, p.reserved_16);
+    append_u16(out, p.unknown_18);
     for (uint32_t v : p.vertices)
-      push16(out, vertex_pointer(v, static_cast<uint32_t>(vertex_offset)));
+      append_u16(out, vertex_pointer(v, static_cast<uint32_t>(vertex_offset)));
   }
   for (const auto& v : m.vertices) push_vec(out, v);
   for (const auto& p : m.polygons) push_vec(out, p.normal);
@@ -325,10 +322,10 @@ std::vector<uint8_t> write_mesh(const Mesh& m) {
                                         part.first_polygon, part.polygon_count, m.polygons.size()));
     if (part.vertices.empty())
       throw InputError(src, fmt::format("part {}: an empty vertex list", i));
-    push16(out, polygon_offsets[part.first_polygon]);
-    push16(out, part.polygon_count - 1);
-    push16(out, static_cast<uint32_t>(list_at));
-    push16(out, static_cast<uint32_t>(part.vertices.size() - 1));
+    append_u16(out, polygon_offsets[part.first_polygon]);
+    append_u16(out, part.polygon_count - 1);
+    append_u16(out, static_cast<uint32_t>(list_at));
+    append_u16(out, static_cast<uint32_t>(part.vertices.size() - 1));
     push_vec(out, part.pivot);
     push_vec(out, part.translation);
     push_vec(out, part.angles);
@@ -338,7 +335,7 @@ std::vector<uint8_t> write_mesh(const Mesh& m) {
   for (size_t i = 0; i < m.parts.size(); ++i)
     for (uint16_t v : m.parts[i].vertices) {
       if (v >= vcount) throw InputError(src, fmt::format("part {}: vertex {} of {}", i, v, vcount));
-      push16(out, v);
+      append_u16(out, v);
     }
   if (!m.slots.empty() && m.slots.size() != size_t{kSlotBytes} * vcount)
     throw InputError(

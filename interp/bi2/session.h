@@ -12,6 +12,7 @@
 
 #include "core/shared_bytes.h"
 #include "interp/bi2/draw.h"
+#include "interp/bi2/engine_name.h"
 #include "interp/bi2/layer.h"
 #include "interp/bi2/lib_archive.h"
 #include "interp/bi2/mesh.h"
@@ -19,7 +20,6 @@
 
 namespace shapevm::bi2 {
 
-inline constexpr std::string_view kEngine = "bi2";
 // The background the examples and golden frames are drawn on: a dark grey of the built-in palette.
 inline constexpr uint8_t kExampleBackground = 6;
 

@@ -16,6 +16,7 @@
 #include "interp/fa/assumptions.h"
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/engine_globals.h"
+#include "interp/fa/engine_name.h"
 #include "interp/fa/instruction.h"
 #include "interp/fa/merged_harvest.h"
 #include "interp/fa/opcodes.h"
@@ -25,8 +26,6 @@
 namespace shapevm::fa {
 
 namespace {
-
-constexpr std::string_view kEngine = "fa";
 
 // The handler list: one entry per distinct behaviour. Both dispatch builds are generated from it.
 #define SHAPEVM_FA_HANDLERS(X) \

@@ -5,12 +5,9 @@
 #include <algorithm>
 
 #include "interp/fa/branch_kinds.h"
+#include "interp/fa/engine_name.h"
 
 namespace shapevm::fa {
-
-namespace {
-constexpr std::string_view kEngine = "fa";
-}  // namespace
 
 MergedHarvest::MergedHarvest(const Shape& shape, const WalkResult& walk,
                              const std::map<uint32_t, uint32_t>& x86_ends,

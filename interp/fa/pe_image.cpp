@@ -15,16 +15,16 @@
 #include "core/byte_reader.h"
 #include "core/input_error.h"
 #include "interp/fa/assumptions.h"
+#include "interp/fa/pe_layout.h"
 
 namespace shapevm::fa {
 
 namespace {
 
+using namespace pe_layout;
+
 constexpr size_t kLfanewOffset = 0x3C;
 constexpr size_t kFileHeaderSize = 24;  // signature (4) + COFF file header (20)
-constexpr size_t kSectionEntrySize = 40;
-constexpr size_t kImportDescriptorSize = 20;
-constexpr size_t kStubSize = 6;
 constexpr size_t kImportDirectory = 1;
 constexpr size_t kBaseRelocationDirectory = 5;
 constexpr uint16_t kRelocPadding = 0;

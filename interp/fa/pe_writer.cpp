@@ -11,18 +11,19 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "interp/fa/pe_layout.h"
+
 namespace shapevm::fa {
 
 namespace {
+
+using namespace pe_layout;
 
 constexpr uint32_t kFileAlignment = 0x200;
 constexpr uint32_t kSectionAlignment = 0x1000;
 constexpr uint32_t kSizeOfHeaders = 0x200;
 constexpr uint32_t kPeOffset = 0x80;  // where e_lfanew points: right after the DOS stub
 constexpr uint32_t kOptionalHeaderSize = 224;
-constexpr uint32_t kSectionEntrySize = 40;
-constexpr uint32_t kStubSize = 6;
-constexpr uint32_t kImportDescriptorSize = 20;
 constexpr uint32_t kCodeCharacteristics = 0xE0000020;   // code, execute, read, write
 constexpr uint32_t kIdataCharacteristics = 0xC0000040;  // initialized data, read, write
 constexpr uint32_t kRelocCharacteristics = 0x42000040;  // initialized data, discardable, read

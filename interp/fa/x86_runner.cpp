@@ -11,6 +11,7 @@
 #include "core/aligned_allocator.h"
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "interp/fa/engine_name.h"
 #include "interp/fa/walker.h"
 #include "interp/fa/x86_guard_memo.h"
 #include "x86/disassembler.h"
@@ -18,8 +19,6 @@
 
 namespace shapevm::fa {
 namespace {
-
-constexpr std::string_view kEngine = "fa";
 
 uint32_t round_up_pages(uint64_t size) {
   return static_cast<uint32_t>((size + x86::kPageSize - 1) / x86::kPageSize * x86::kPageSize);
