@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "core/byte_reader.h"
 #include "interp/fa/assumptions.h"
@@ -187,31 +188,72 @@ constexpr bool all_zero(const DecodedOp& d) {
 static_assert(all_zero(DecodedOp{}));
 static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
 
+namespace {
+
+// A table this large (a CODE of 512 KiB) is not kept for the next one: a thread that once ran a
+// huge CODE does not hold 8 MiB for good.
+constexpr size_t kMaxSpareEntries = size_t{1} << 19;
+
+// Set when the thread's spare is destroyed: a table destroyed after that (a thread-local object
+// of the caller's) frees its storage instead. Trivially destructible, so valid until the end.
+thread_local bool t_spare_destroyed = false;
+
+}  // namespace
+
+PredecodedCode::Storage* PredecodedCode::spare() {
+  struct Spare {
+    Storage storage;
+    ~Spare() { t_spare_destroyed = true; }
+  };
+  if (t_spare_destroyed) return nullptr;
+  thread_local Spare held;
+  return &held.storage;
+}
+
+void PredecodedCode::Storage::reset_written() {
+  for (uint32_t i : written) ops[i] = DecodedOp{};
+  written.clear();
+}
+
+PredecodedCode::~PredecodedCode() {
+  if (storage_.ops == nullptr || storage_.capacity > kMaxSpareEntries) return;
+  Storage* left = spare();
+  if (left == nullptr || left->capacity >= storage_.capacity) return;
+  *left = std::move(storage_);  // its written entries are reset as the next table takes it
+}
+
 void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
-  if (code == code_ && size == size_ && ops_ != nullptr) return;
+  if (code == code_ && size == size_ && storage_.ops != nullptr) return;
   if (!serves(size))
     throw std::length_error("PredecodedCode: CODE of " + std::to_string(size) +
                             " bytes is beyond the pre-decoded table's reach");
   const size_t entries = size_t{size} + 1;
-  if (entries > capacity_) {
-    ops_.reset(static_cast<DecodedOp*>(::operator new(entries * sizeof(DecodedOp))));
-    capacity_ = entries;
+  if (storage_.ops == nullptr) {
+    Storage* left = spare();
+    if (left != nullptr && left->capacity >= entries) storage_ = std::exchange(*left, Storage{});
+  }
+  storage_.reset_written();
+  if (entries > storage_.capacity) {
+    storage_.ops.reset(static_cast<DecodedOp*>(::operator new(entries * sizeof(DecodedOp))));
+    storage_.capacity = entries;
+    std::memset(static_cast<void*>(storage_.ops.get()), 0, entries * sizeof(DecodedOp));
   }
   code_ = code;
   size_ = size;
-  std::memset(static_cast<void*>(ops_.get()), 0, entries * sizeof(DecodedOp));
-  ops_[size_].kind = FastOp::kOffEnd;
+  storage_.ops[size_].kind = FastOp::kOffEnd;
+  storage_.written.push_back(size_);
 }
 
 void PredecodedCode::clear() {
   code_ = nullptr;
   size_ = 0;
-  ops_.reset();
-  capacity_ = 0;
+  if (storage_.ops != nullptr) storage_.reset_written();
 }
 
 DecodedOp& PredecodedCode::decode(uint32_t off) {
-  DecodedOp& d = ops_[off];
+  DecodedOp& d = storage_.ops[off];
+  // An entry decoded before and invalidated since is listed already.
+  if (all_zero(d)) storage_.written.push_back(off);
   d = DecodedOp{};
   Decoder decoder{code_, size_, off, d};
   if (!decoder.decode()) {
@@ -224,11 +266,11 @@ DecodedOp& PredecodedCode::decode(uint32_t off) {
 }
 
 void PredecodedCode::invalidate(uint32_t offset, uint32_t size) {
-  if (ops_ == nullptr || offset >= size_) return;
+  if (storage_.ops == nullptr || offset >= size_) return;
   const uint32_t begin = offset >= kMaxDecodedSpan ? offset - kMaxDecodedSpan + 1 : 0;
   const uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{offset} + size, size_));
   for (uint32_t i = begin; i < end; ++i) {
-    DecodedOp& d = ops_[i];
+    DecodedOp& d = storage_.ops[i];
     if (d.kind != FastOp::kDecode && d.kind != FastOp::kLegacy && i + d.span > offset)
       d.kind = FastOp::kDecode;
   }

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace shapevm::fa {
 
@@ -94,6 +95,12 @@ class PredecodedCode {
   static constexpr uint32_t kMaxCodeSize = uint32_t{1} << 22;
   static bool serves(uint32_t size) { return size <= kMaxCodeSize; }
 
+  PredecodedCode() = default;
+  PredecodedCode(const PredecodedCode&) = delete;
+  PredecodedCode& operator=(const PredecodedCode&) = delete;
+  // Leaves its storage to the next table this thread prepares (see Storage).
+  ~PredecodedCode();
+
   // Makes the table serve `code` (size bytes, serves(size)): kept when it already does, emptied
   // otherwise. Throws std::length_error for a size it does not serve.
   void prepare(const uint8_t* code, uint32_t size);
@@ -101,11 +108,11 @@ class PredecodedCode {
   void clear();
 
   // The entry for `pos`; every pos >= size shares the kOffEnd entry.
-  DecodedOp& at(uint32_t pos) { return ops_[pos < size_ ? pos : size_]; }
+  DecodedOp& at(uint32_t pos) { return storage_.ops[pos < size_ ? pos : size_]; }
   // The entry an entry's next_entry or target_entry names, which decode() checked to be at most
   // size: without the clamp and the shift, which were on every dispatch's critical path.
   DecodedOp& at_entry(uint32_t entry) {
-    return *reinterpret_cast<DecodedOp*>(reinterpret_cast<char*>(ops_.get()) + entry);
+    return *reinterpret_cast<DecodedOp*>(reinterpret_cast<char*>(storage_.ops.get()) + entry);
   }
   // Decodes the instruction at `off` (< size) into its entry and returns it.
   DecodedOp& decode(uint32_t off);
@@ -116,14 +123,28 @@ class PredecodedCode {
   const uint8_t* code_ = nullptr;
   uint32_t size_ = 0;
   // One entry per CODE byte and the kOffEnd entry after them, or null before prepare(). Not a
-  // vector: a new shape's table is raw storage cleared with one memset (all-zero bytes are
-  // DecodedOp{}, an implicit-lifetime aggregate), where constructing the entries one by one was
-  // 6% of rendering a generated corpus.
-  struct FreeStorage {
+  // vector: the entries are raw storage whose all-zero bytes are DecodedOp{} (an
+  // implicit-lifetime aggregate), where constructing them one by one was 6% of rendering a
+  // generated corpus.
+  //
+  // Every entry of the storage is all zero except those listed in `written`: a run decodes only
+  // the instructions it reaches, so serving the next CODE resets those few entries instead of
+  // clearing 16 bytes per CODE byte, which was 3% of rendering a generated corpus (one table per
+  // fresh shape). For the same reason the storage outlives its table: a destroyed table leaves
+  // it to the next one the thread prepares.
+  struct FreeEntries {
     void operator()(DecodedOp* ops) const { ::operator delete(ops); }
   };
-  std::unique_ptr<DecodedOp[], FreeStorage> ops_;
-  size_t capacity_ = 0;
+  struct Storage {
+    std::unique_ptr<DecodedOp[], FreeEntries> ops;
+    size_t capacity = 0;               // entries
+    std::vector<uint32_t> written;     // the entries that may hold anything but zero bytes
+    void reset_written();              // makes every entry zero again
+  };
+  Storage storage_;
+  // The storage a destroyed table left for this thread's next one (null when there is none, or
+  // once the thread is exiting).
+  static Storage* spare();
 };
 
 }  // namespace shapevm::fa

@@ -288,6 +288,52 @@ b:
   CHECK(decoded(base + 12));
 }
 
+TEST_CASE("a table's storage serves the next CODE with no entry of the last one's left") {
+  // 100,000 ShortJumps (38 00 00), each to the next: every third entry decoded, as a run leaves
+  // them, then some invalidated (kDecode again, with the rest of the entry still written).
+  std::vector<uint8_t> jumps(300'000, 0);
+  for (size_t i = 0; i < jumps.size(); i += 3) jumps[i] = 0x38;
+  std::vector<uint8_t> ends(1'000, 0x1E);  // ShortEOF at every offset
+  const auto size_of = [](const std::vector<uint8_t>& code) {
+    return static_cast<uint32_t>(code.size());
+  };
+  const auto clear_entry = [](const DecodedOp& d) {
+    const DecodedOp zero{};
+    return std::memcmp(&d, &zero, sizeof zero) == 0;
+  };
+  const DecodedOp* first_storage = nullptr;
+  {
+    PredecodedCode table;
+    table.prepare(jumps.data(), size_of(jumps));
+    for (uint32_t off = 0; off < size_of(jumps); off += 3) table.decode(off);
+    REQUIRE(table.at(3).kind == FastOp::kJump);
+    table.invalidate(1000, 2000);
+    REQUIRE(table.at(999).kind == FastOp::kDecode);
+    REQUIRE_FALSE(clear_entry(table.at(999)));
+    first_storage = &table.at(0);
+  }
+  // The next table this thread prepares takes the storage the destroyed one left.
+  PredecodedCode table;
+  table.prepare(ends.data(), size_of(ends));
+  CHECK(&table.at(0) == first_storage);
+  uint32_t dirty = 0;
+  for (uint32_t off = 0; off < size_of(ends); ++off) dirty += !clear_entry(table.at(off));
+  CHECK(dirty == 0);
+  CHECK(table.at(size_of(ends)).kind == FastOp::kOffEnd);
+  CHECK(table.decode(0).kind == FastOp::kShortEof);
+  // Served again whole: only the new CODE's end entry is written, and no old end entry remains.
+  table.prepare(jumps.data(), size_of(jumps));
+  dirty = 0;
+  for (uint32_t off = 0; off < size_of(jumps); ++off) dirty += !clear_entry(table.at(off));
+  CHECK(dirty == 0);
+  CHECK(table.at(size_of(jumps)).kind == FastOp::kOffEnd);
+  CHECK(table.decode(297).kind == FastOp::kJump);
+  // clear() forgets the entries too.
+  table.clear();
+  table.prepare(jumps.data(), size_of(jumps));
+  CHECK(clear_entry(table.at(297)));
+}
+
 TEST_CASE("CODE beyond the pre-decoded table's reach runs the fetch loop, and agrees") {
   // A LongJump over more than PredecodedCode::kMaxCodeSize bytes of padding to a LongJump back.
   const BuiltShape small = build_shape(testing::with_header(R"(
