@@ -137,9 +137,9 @@ class PredecodedCode {
   };
   struct Storage {
     std::unique_ptr<DecodedOp[], FreeEntries> ops;
-    size_t capacity = 0;               // entries
-    std::vector<uint32_t> written;     // the entries that may hold anything but zero bytes
-    void reset_written();              // makes every entry zero again
+    size_t capacity = 0;            // entries
+    std::vector<uint32_t> written;  // the entries that may hold anything but zero bytes
+    void reset_written();           // makes every entry zero again
   };
   Storage storage_;
   // The storage a destroyed table left for this thread's next one (null when there is none, or
