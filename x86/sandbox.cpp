@@ -359,7 +359,9 @@ uint32_t Sandbox::mapped_size(uint32_t address) const {
 }
 
 void Sandbox::invalidate(uint32_t begin, uint32_t end) {
-  unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), begin, end);
+  // Unicorn reads both as uint64_t (its variadic arguments): passed as such, not as uint32_t.
+  unicorn().uc_ctl(impl_->uc, UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2), uint64_t{begin},
+                   uint64_t{end});
 }
 
 void Sandbox::set_write_listener(WriteListener listener) {

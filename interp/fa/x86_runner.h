@@ -90,6 +90,9 @@ class X86Runner {
   // The Unicorn engines opened so far by this process's runners for untraced runs: one per
   // thread, renewed after kX86TakeOversPerEngine runners have taken it.
   static uint64_t engines_opened();
+  // How many times a runner has mapped its CODE into a thread's engine for untraced runs. A
+  // fresh runner after a freed one of the same layout takes over the mapping instead.
+  static uint64_t code_maps();
 
   uint64_t memo_hits() const;
   uint64_t memo_misses() const;

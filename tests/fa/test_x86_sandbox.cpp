@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "interp/fa/interpreter.h"
+#include "interp/fa/x86_runner.h"
 #include "tests/fa/x86_block_shape.h"
 
 namespace fa_x86_sandbox_tests {
@@ -179,21 +180,21 @@ TEST_CASE("the jet example's gear is x86-selected: _PLgearDown=0 and =1 draw dif
   CHECK(d.sink.face_colors.size() == u.sink.face_colors.size() + 2);
 }
 
+// A gear guard: _PLgearDown == 1 draws colour 1 with jne (75) and colour 2 with je (74); the
+// two shapes differ in that byte alone, so their CODE has one layout at one guest address.
+std::string gear_guard(const std::string& jump) {
+  return shape_with_block(R"(
+    x86 66 83 3d {_PLgearDown} 01
+    x86 )" + jump + R"( 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3)");
+}
+
 TEST_CASE("sandbox: interpreters on one thread share its engine and never see each other's image") {
   // Two shapes whose CODE sits at the same guest address with different x86: interleaved runs
   // (and a runner freed and replaced) must each see their own bytes, never a stale translation.
-  const std::string guard = shape_with_block(R"(
-    x86 66 83 3d {_PLgearDown} 01
-    x86 75 0b
-    x86 68 {arm1} 68 {do_start_interp} c3
-    x86 68 {arm2} 68 {do_start_interp} c3)");
-  const std::string inverted = shape_with_block(R"(
-    x86 66 83 3d {_PLgearDown} 01
-    x86 74 0b
-    x86 68 {arm1} 68 {do_start_interp} c3
-    x86 68 {arm2} 68 {do_start_interp} c3)");
-  const auto a = build_shape(guard);
-  const auto b = build_shape(inverted);
+  const auto a = build_shape(gear_guard("75"));
+  const auto b = build_shape(gear_guard("74"));
   REQUIRE(a.shape.image.image_base + a.shape.image.code_va ==
           b.shape.image.image_base + b.shape.image.code_va);
   Interpreter ia(a.shape);
@@ -210,6 +211,73 @@ TEST_CASE("sandbox: interpreters on one thread share its engine and never see ea
     ib_inverted = round % 2 == 1;
     ib = std::make_unique<Interpreter>(ib_inverted ? b.shape : a.shape);  // free one, make another
   }
+}
+
+TEST_CASE("sandbox: a fresh runner after a freed one takes over its CODE pages, runs its own x86") {
+  // As a corpus renders: every interpreter is freed before the next is made. The next one's CODE
+  // goes into the pages the freed one had mapped (no unmapping and mapping again), and no
+  // translation of the freed one's x86 may run in its place.
+  const auto a = build_shape(gear_guard("75"));
+  const auto b = build_shape(gear_guard("74"));
+  {
+    Interpreter first(a.shape);
+    REQUIRE(run(first, with("_PLgearDown=1")).sink.face_colors == std::vector<uint8_t>{1});
+  }
+  const uint64_t maps = X86Runner::code_maps();
+  int wrong = 0;
+  for (int i = 0; i < 6; ++i) {
+    const bool inverted = i % 2 == 0;
+    Interpreter next(inverted ? b.shape : a.shape);
+    const uint8_t down = inverted ? 2 : 1;
+    const uint8_t up = inverted ? 1 : 2;
+    if (run(next, with("_PLgearDown=1")).sink.face_colors != std::vector<uint8_t>{down}) ++wrong;
+    if (run(next, with("_PLgearDown=0")).sink.face_colors != std::vector<uint8_t>{up}) ++wrong;
+  }
+  CHECK(wrong == 0);
+  // At most one mapping: the thread's engine may be renewed once in the loop (after
+  // kX86TakeOversPerEngine take-overs), which maps CODE afresh.
+  CHECK(X86Runner::code_maps() - maps <= 1);
+}
+
+// At its first face, runs a second interpreter on this thread and frees it.
+struct InterleavingSink : testing::RecordingSink {
+  const Shape* other = nullptr;
+  std::vector<uint8_t> other_colors;
+  void on_face(const FaceEvent& e) override {
+    RecordingSink::on_face(e);
+    if (face_colors.size() == 1) {
+      Interpreter second(*other);
+      other_colors = run(second, RunState{}).sink.face_colors;
+    }
+  }
+};
+
+TEST_CASE("sandbox: a runner that loses the engine in the middle of a run keeps its own CODE") {
+  // The second interpreter (of the same shape: the same layout) owns the engine when it is freed,
+  // so its CODE pages are left mapped. The first one's x86 block, after that, takes the engine
+  // back in the middle of a run, whose machine reads CODE where it started: that buffer must
+  // stay (the pages are mapped again, not taken over). The sanitizer build sees a freed one.
+  const auto a = build_shape(testing::with_header(std::string(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+    Face content=0 layout=0 color=5 shadow=0 idx=0,1,2
+    X86Code
+    x86 68 {arm1} 68 {do_start_interp} c3
+arm1:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    ShortEOF
+    EndObject
+)") + testing::kX86Stubs,
+                                                  testing::kX86Imports));
+  Interpreter first(a.shape);
+  InterleavingSink sink;
+  sink.other = &a.shape;
+  const RunResult result = first.run(RunState{}, sink);
+  CHECK(sink.face_colors == std::vector<uint8_t>{5, 1});
+  CHECK(sink.other_colors == std::vector<uint8_t>{5, 1});
+  CHECK(result.faces == 2);
 }
 
 // A block that keeps a marker in its own stack memory, far below ESP: it draws colour 1 when it
