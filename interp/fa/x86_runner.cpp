@@ -187,12 +187,8 @@ struct X86Runner::Impl {
       const bool keep = held.size() == mine.size() && box.mapped_size(base) == mine.size() &&
                         (r != kCode || (between_runs && t.code_mapped_at == base));
       if (keep) {
-        std::copy(mine.begin(), mine.end(), held.begin());
+        copy_changed_pages(box, base, mine, held, r == kCode || r == kExits);
         mine.swap(held);
-        // CODE and the exit pages are executable: no translation of the last owner's bytes may
-        // stay.
-        if (r == kCode || r == kExits)
-          box.invalidate(base, base + static_cast<uint32_t>(mine.size()));
       } else {
         box.unmap(r == kCode ? t.code_mapped_at : base);  // nothing when nothing is mapped there
       }
@@ -204,6 +200,23 @@ struct X86Runner::Impl {
           code_maps_count.fetch_add(1, std::memory_order_relaxed);
         }
       }
+    }
+  }
+
+  // Makes `to` (mapped at `base`) hold the bytes of `from`, the same size, page by page: a page
+  // that holds them already is left alone. In an executable region the translations of the
+  // pages written are dropped, and only those. Unicorn keeps its translations true to the mapped
+  // bytes (a guest store drops them, and so does every host write here), so the pages that
+  // stay the same (the exit pages of every runner, CODE of another runner for the same shape)
+  // keep theirs: translating them again was most of what a take-over cost.
+  static void copy_changed_pages(x86::Sandbox& box, uint32_t base, const GuestPages& from,
+                                 GuestPages& to, bool executable) {
+    for (size_t page = 0; page < from.size(); page += x86::kPageSize) {
+      const size_t n = std::min<size_t>(x86::kPageSize, from.size() - page);
+      if (std::memcmp(from.data() + page, to.data() + page, n) == 0) continue;
+      std::memcpy(to.data() + page, from.data() + page, n);
+      const uint32_t at = base + static_cast<uint32_t>(page);
+      if (executable) box.invalidate(at, at + static_cast<uint32_t>(n));
     }
   }
 
