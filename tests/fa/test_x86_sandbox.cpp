@@ -257,11 +257,7 @@ TEST_CASE("sandbox: a runner that loses the engine in the middle of a run keeps 
   // so its CODE pages are left mapped. The first one's x86 block, after that, takes the engine
   // back in the middle of a run, whose machine reads CODE where it started: that buffer must
   // stay (the pages are mapped again, not taken over). The sanitizer build sees a freed one.
-  const auto a = build_shape(testing::with_header(std::string(R"(
-    VertexBuffer at=0
-        v 0, 10, 0
-        v 10, 10, 0
-        v 0, 10, 10
+  const auto a = build_shape(testing::with_header(testing::kTriangleVertices + R"(
     Face content=0 layout=0 color=5 shadow=0 idx=0,1,2
     X86Code
     x86 68 {arm1} 68 {do_start_interp} c3
@@ -269,7 +265,7 @@ arm1:
     Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
     ShortEOF
     EndObject
-)") + testing::kX86Stubs,
+)" + testing::kX86Stubs,
                                                   testing::kX86Imports));
   Interpreter first(a.shape);
   InterleavingSink sink;
