@@ -229,8 +229,11 @@ void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
                             " bytes is beyond the pre-decoded table's reach");
   const size_t entries = size_t{size} + 1;
   if (storage_.ops == nullptr) {
+    // Not one more than twice the size: a small shape's table that lives long (a viewer's, a
+    // regress case's) must not keep a large one's storage.
     Storage* left = spare();
-    if (left != nullptr && left->capacity >= entries) storage_ = std::exchange(*left, Storage{});
+    if (left != nullptr && left->capacity >= entries && left->capacity / 2 <= entries)
+      storage_ = std::exchange(*left, Storage{});
   }
   storage_.reset_written();
   if (entries > storage_.capacity) {

@@ -293,7 +293,8 @@ TEST_CASE("a table's storage serves the next CODE with no entry of the last one'
   // them, then some invalidated (kDecode again, with the rest of the entry still written).
   std::vector<uint8_t> jumps(300'000, 0);
   for (size_t i = 0; i < jumps.size(); i += 3) jumps[i] = 0x38;
-  std::vector<uint8_t> ends(1'000, 0x1E);  // ShortEOF at every offset
+  std::vector<uint8_t> ends(200'000, 0x1E);  // ShortEOF at every offset
+  const std::vector<uint8_t> tiny(1'000, 0x1E);
   const auto size_of = [](const std::vector<uint8_t>& code) {
     return static_cast<uint32_t>(code.size());
   };
@@ -312,7 +313,14 @@ TEST_CASE("a table's storage serves the next CODE with no entry of the last one'
     REQUIRE_FALSE(clear_entry(table.at(999)));
     first_storage = &table.at(0);
   }
-  // The next table this thread prepares takes the storage the destroyed one left.
+  // A table for a much smaller CODE does not take it (a small shape's table may live long).
+  {
+    PredecodedCode small;
+    small.prepare(tiny.data(), size_of(tiny));
+    CHECK(&small.at(0) != first_storage);
+  }
+  // The next table this thread prepares, for a CODE at least half as large, takes the storage the
+  // destroyed one left.
   PredecodedCode table;
   table.prepare(ends.data(), size_of(ends));
   CHECK(&table.at(0) == first_storage);
