@@ -1110,7 +1110,7 @@ Interpreter::Interpreter(const Shape& shape, std::shared_ptr<const WalkResult> w
   if (!walk_) throw std::invalid_argument("fa::Interpreter: a shared walk is required");
   const WalkResult& walked = *walk_;
   // Every vertex any LOD or variant loads: the bounds the default camera frames. Counted first,
-  // so the list is allocated once: growing it vertex by vertex was a third of this constructor.
+  // so the list is allocated once: growing it vertex by vertex was most of this constructor.
   size_t vertex_count = 0;
   for (const auto& item : walked.items)
     if (item.kind == ItemKind::kInstruction && item.insn->op == 0x82)
@@ -1123,9 +1123,8 @@ Interpreter::Interpreter(const Shape& shape, std::shared_ptr<const WalkResult> w
     if (item.insn->op == 0x82) {
       // The walk decoded the instruction whole, so its vertices lie inside CODE.
       const VertexBufferView vb = parse_vertex_buffer(shape.code(), item.offset);
-      const uint8_t* v = shape.code().data() + item.offset + 6;
-      for (uint32_t k = 0; k < vb.count; ++k, v += 6)
-        model_vertices_.push_back({load_i16(v), load_i16(v + 2), load_i16(v + 4)});
+      for (uint32_t k = 0; k < vb.count; ++k)
+        model_vertices_.push_back(vertex_at(shape.code(), item.offset, k));
     }
     if (item.insn->op == 0xC8) {
       const uint16_t thr = load_u16(shape.code().data() + item.offset + 4);

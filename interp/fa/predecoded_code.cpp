@@ -250,7 +250,7 @@ void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
 void PredecodedCode::clear() {
   code_ = nullptr;
   size_ = 0;
-  if (storage_.ops != nullptr) storage_.reset_written();
+  storage_.reset_written();  // nothing is listed before the first prepare()
 }
 
 DecodedOp& PredecodedCode::decode(uint32_t off) {
