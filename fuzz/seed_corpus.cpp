@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/byte_writer.h"
 #include "core/file_io.h"
 #include "harness/dap_server.h"
 #include "harness/program_frame.h"
@@ -50,9 +51,7 @@ uint8_t engine_index(std::string_view name) {
 // files use).
 std::vector<uint8_t> small_pic() {
   std::vector<uint8_t> b(64, 0);
-  auto u32 = [&b](size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
-  };
+  auto u32 = [&b](size_t at, uint32_t v) { put_u32(b, at, v); };
   u32(0x02, 4);
   u32(0x06, 4);
   u32(0x0A, 64);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/byte_writer.h"
 #include "x86/abort_guard.h"
 #include "x86/unicorn_library.h"
 
@@ -60,15 +61,12 @@ constexpr uint32_t kDescentTarget = kSystemPage + 0x200;  // ring-3 EIP after th
 
 // push ss; push esp; push eflags (IOPL 0, IF 0); push cs; push eip; iretd: six instructions.
 std::vector<uint8_t> descent_code() {
-  auto d32 = [](std::vector<uint8_t>& v, uint32_t x) {
-    for (int i = 0; i < 4; ++i) v.push_back(static_cast<uint8_t>(x >> (8 * i)));
-  };
   std::vector<uint8_t> c{0x6A, kRing3Data, 0x68};
-  d32(c, kDescentStackTop - 0x40);
+  append_u32(c, kDescentStackTop - 0x40);
   c.push_back(0x68);
-  d32(c, 0x2);
+  append_u32(c, 0x2);
   c.insert(c.end(), {0x6A, kRing3Code, 0x68});
-  d32(c, kDescentTarget);
+  append_u32(c, kDescentTarget);
   c.push_back(0xCF);
   return c;
 }

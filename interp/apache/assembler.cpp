@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/apache/archive.h"
 #include "interp/apache/assumptions.h"
@@ -21,17 +22,6 @@ namespace shapevm::apache {
 namespace {
 
 using namespace shapevm::apache;
-
-void put_u16(std::vector<uint8_t>& out, uint32_t v) {
-  out.push_back(static_cast<uint8_t>(v));
-  out.push_back(static_cast<uint8_t>(v >> 8));
-}
-void put_u32(std::vector<uint8_t>& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-void set_u32(std::vector<uint8_t>& out, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
-}
 
 struct Model {
   uint32_t index = 0;
@@ -365,7 +355,7 @@ class Assembler {
   void displacement(const std::string& label) {
     Model& m = *model_;
     m.fixups.push_back({m.program.size(), label, line_});
-    put_u16(m.program, 0);
+    append_u16(m.program, 0);
   }
 
   void packet(Operands& o, bool secondary) {
@@ -389,7 +379,7 @@ class Assembler {
         p.push_back(byte_key("colour2"));
         break;
       case Material::kTexture:
-        put_u16(p, static_cast<uint32_t>(number(take(o, "texture"), 0, 65535)));
+        append_u16(p, static_cast<uint32_t>(number(take(o, "texture"), 0, 65535)));
         p.push_back(byte_key("colour"));
         break;
       case Material::kRemap:
@@ -493,7 +483,7 @@ class Assembler {
         }
         case OperandKind::kMask32: {
           const std::string v = o.keyed.contains("mask") ? take(o, "mask") : positional();
-          put_u32(m.program, static_cast<uint32_t>(number(v, 0, UINT32_MAX)));
+          append_u32(m.program, static_cast<uint32_t>(number(v, 0, UINT32_MAX)));
           break;
         }
         case OperandKind::kShift8:
@@ -537,8 +527,7 @@ class Assembler {
         throw InputError(source_,
                          fmt::format("line {}: label {} is out of 16-bit reach", f.line, f.label));
       }
-      m.program[f.at] = static_cast<uint8_t>(d);
-      m.program[f.at + 1] = static_cast<uint8_t>(static_cast<uint16_t>(d) >> 8);
+      put_u16(m.program, f.at, static_cast<uint16_t>(d));
     }
     if (m.flat_normals && *m.flat_normals > m.normals.size())
       fail("flatnormals exceeds the normal count");
@@ -561,7 +550,7 @@ class Assembler {
 
   void put_vertex(std::vector<uint8_t>& out, const Model& m, const std::array<int32_t, 6>& v) {
     if (m.encoding == 0) {
-      for (size_t i = 0; i < 3; ++i) put_u16(out, static_cast<uint16_t>(v[i]));
+      for (size_t i = 0; i < 3; ++i) append_u16(out, static_cast<uint16_t>(v[i]));
     } else {
       for (size_t i = 0; i < 6; ++i) out.push_back(static_cast<uint8_t>(v[i]));
     }
@@ -576,7 +565,7 @@ class Assembler {
     };
     // Vertex list.
     section(kVertices);
-    put_u16(out, static_cast<uint32_t>(m.vertices.size()));
+    append_u16(out, static_cast<uint32_t>(m.vertices.size()));
     for (const auto& v : m.vertices) put_vertex(out, m, v);
     // Bounds from the decoded vertices unless authored.
     std::array<int32_t, 6> b{};
@@ -619,18 +608,18 @@ class Assembler {
     }
     if (!m.normals.empty()) {
       section(kNormals);
-      put_u16(out, static_cast<uint32_t>(m.normals.size()));
-      put_u16(out, m.flat_normals.value_or(static_cast<uint32_t>(m.normals.size())));
+      append_u16(out, static_cast<uint32_t>(m.normals.size()));
+      append_u16(out, m.flat_normals.value_or(static_cast<uint32_t>(m.normals.size())));
       for (const auto& n : m.normals)
         for (int32_t c : n) out.push_back(static_cast<uint8_t>(static_cast<int8_t>(c)));
     }
     if (!m.attachments.empty()) {
       section(kAttached);
-      put_u32(out, static_cast<uint32_t>(m.attachments.size()));
+      append_u32(out, static_cast<uint32_t>(m.attachments.size()));
       for (const auto& a : m.attachments) {
-        put_u32(out, a.id);
-        for (int32_t t : a.t) put_u32(out, static_cast<uint32_t>(t));
-        for (int32_t r : a.r) put_u32(out, static_cast<uint32_t>(r));
+        append_u32(out, a.id);
+        for (int32_t t : a.t) append_u32(out, static_cast<uint32_t>(t));
+        for (int32_t r : a.r) append_u32(out, static_cast<uint32_t>(r));
       }
     }
     if (!m.shadow_data.empty()) {
@@ -647,29 +636,29 @@ class Assembler {
     for (const auto& [label, at] : m.labels)
       labels[fmt::format("{}:{}", m.index, label)] = address + program_at + at;
 
-    set_u32(out, 0x00, static_cast<uint32_t>(m.encoding));
-    set_u32(out, 0x04, static_cast<uint32_t>(m.lod_distance));
-    set_u32(out, 0x08, static_cast<uint32_t>(m.next_record));
-    for (size_t i = 0; i < 6; ++i) set_u32(out, 0x0c + 4 * i, static_cast<uint32_t>(b[i]));
-    set_u32(out, 0x24, static_cast<uint32_t>(m.radius.value_or(static_cast<int32_t>(radius))));
+    put_u32(out, 0x00, static_cast<uint32_t>(m.encoding));
+    put_u32(out, 0x04, static_cast<uint32_t>(m.lod_distance));
+    put_u32(out, 0x08, static_cast<uint32_t>(m.next_record));
+    for (size_t i = 0; i < 6; ++i) put_u32(out, 0x0c + 4 * i, static_cast<uint32_t>(b[i]));
+    put_u32(out, 0x24, static_cast<uint32_t>(m.radius.value_or(static_cast<int32_t>(radius))));
     // Top minus bottom in 32 bits, wrapping as the field does: a box spanning the whole int32
     // range (a test of the camera's bounds) must not overflow an int.
-    set_u32(out, 0x28,
+    put_u32(out, 0x28,
             m.height ? static_cast<uint32_t>(*m.height)
                      : static_cast<uint32_t>(b[3]) - static_cast<uint32_t>(b[2]));
     for (int s = 0; s < kSectionCount; ++s)
-      set_u32(out, 0x2c + 4 * static_cast<size_t>(s), sections[static_cast<size_t>(s)]);
+      put_u32(out, 0x2c + 4 * static_cast<size_t>(s), sections[static_cast<size_t>(s)]);
     std::copy(m.name.begin(), m.name.end(), out.begin() + 0x48);
     std::copy(m.description.begin(), m.description.end(), out.begin() + 0x58);
-    set_u32(out, 0x98, m.properties);
-    set_u32(out, 0x9c, static_cast<uint32_t>(m.target));
-    set_u32(out, 0xa0, static_cast<uint32_t>(m.meta_a0));
-    set_u32(out, 0xa4, static_cast<uint32_t>(m.meta_a4));
-    set_u32(out, 0xa8, static_cast<uint32_t>(m.damage));
-    set_u32(out, 0xac, static_cast<uint32_t>(m.explosion));
-    set_u32(out, 0xb0, static_cast<uint32_t>(m.aux));
-    set_u32(out, 0xb4, static_cast<uint32_t>(m.radar));
-    set_u32(out, 0xb8, m.gameplay);
+    put_u32(out, 0x98, m.properties);
+    put_u32(out, 0x9c, static_cast<uint32_t>(m.target));
+    put_u32(out, 0xa0, static_cast<uint32_t>(m.meta_a0));
+    put_u32(out, 0xa4, static_cast<uint32_t>(m.meta_a4));
+    put_u32(out, 0xa8, static_cast<uint32_t>(m.damage));
+    put_u32(out, 0xac, static_cast<uint32_t>(m.explosion));
+    put_u32(out, 0xb0, static_cast<uint32_t>(m.aux));
+    put_u32(out, 0xb4, static_cast<uint32_t>(m.radar));
+    put_u32(out, 0xb8, m.gameplay);
     return out;
   }
 
@@ -678,13 +667,13 @@ class Assembler {
     if (models_.empty()) throw InputError(source_, "no model defined");
     uint32_t count = slots_;
     for (const auto& m : models_) count = std::max(count, m.index + 1);
-    put_u32(out.archive, count);
+    append_u32(out.archive, count);
     out.archive.resize(4 + 4 * size_t{count}, 0);
     std::sort(models_.begin(), models_.end(),
               [](const Model& a, const Model& b) { return a.index < b.index; });
     for (const auto& m : models_) {
       const auto address = static_cast<uint32_t>(out.archive.size());
-      set_u32(out.archive, 4 + 4 * size_t{m.index}, address);
+      put_u32(out.archive, 4 + 4 * size_t{m.index}, address);
       auto bytes = model_bytes(m, address, out.labels);
       out.archive.insert(out.archive.end(), bytes.begin(), bytes.end());
     }
@@ -697,16 +686,16 @@ class Assembler {
     if (!textures_.empty()) {
       uint32_t slots = texture_slots_;
       for (const auto& t : textures_) slots = std::max(slots, t.slot + 1);
-      put_u32(out.textures, slots);
+      append_u32(out.textures, slots);
       out.textures.resize(4 + 4 * size_t{slots}, 0);
       std::sort(textures_.begin(), textures_.end(),
                 [](const TextureDef& a, const TextureDef& b) { return a.slot < b.slot; });
       for (const auto& t : textures_) {
         const auto address = static_cast<uint32_t>(out.textures.size());
-        set_u32(out.textures, 4 + 4 * size_t{t.slot}, address);
-        put_u32(out.textures, t.type);
-        put_u32(out.textures, 0);
-        put_u32(out.textures, 0);  // the loader points this word at the pixels
+        put_u32(out.textures, 4 + 4 * size_t{t.slot}, address);
+        append_u32(out.textures, t.type);
+        append_u32(out.textures, 0);
+        append_u32(out.textures, 0);  // the loader points this word at the pixels
         out.textures.insert(out.textures.end(), t.pixels.begin(), t.pixels.end());
       }
     }

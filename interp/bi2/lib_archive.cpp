@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/byte_reader.h"
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "core/member_spec.h"
 #include "interp/bi2/expect.h"
@@ -132,12 +133,12 @@ std::vector<uint8_t> write_lib(const std::vector<LibEntry>& entries) {
     out.insert(out.end(), e.bytes.begin(), e.bytes.end());
   }
   const auto index = static_cast<uint32_t>(out.size());
-  for (int i = 0; i < 4; ++i) out[static_cast<size_t>(i)] = static_cast<uint8_t>(index >> (8 * i));
+  put_u32(out, 0, index);
   for (size_t i = 0; i < entries.size(); ++i) {
     std::string name = entries[i].raw_name.substr(0, kLibNameBytes);
     name.resize(kLibNameBytes, '\0');
     out.insert(out.end(), name.begin(), name.end());
-    for (int k = 0; k < 4; ++k) out.push_back(static_cast<uint8_t>(offsets[i] >> (8 * k)));
+    append_u32(out, offsets[i]);
   }
   return out;
 }

@@ -44,10 +44,6 @@ uint32_t resolve_pointer(const ByteReader& r, size_t at, uint16_t ptr, uint32_t 
   }
 }
 
-void put16(std::vector<uint8_t>& out, size_t at, uint32_t v) {
-  out[at] = static_cast<uint8_t>(v);
-  out[at + 1] = static_cast<uint8_t>(v >> 8);
-}
 void push_vec(std::vector<uint8_t>& out, const Vec3i16& v) {
   for (int16_t c : v) append_u16(out, static_cast<uint16_t>(c));
 }
@@ -344,14 +340,14 @@ std::vector<uint8_t> write_mesh(const Mesh& m) {
     out.resize(out.size() + size_t{kSlotBytes} * vcount, 0);
   else
     out.insert(out.end(), m.slots.begin(), m.slots.end());
-  put16(out, 0x04, static_cast<uint32_t>(vertex_offset));
-  put16(out, 0x06, static_cast<uint32_t>(slot_offset));
-  put16(out, 0x08, static_cast<uint32_t>(face_offset));
-  put16(out, 0x0A, static_cast<uint32_t>(trailing));
-  for (size_t i = 0; i < 5; ++i) put16(out, 0x0C + 2 * i, m.reserved_0c[i]);
-  put16(out, 0x16, vcount - 1);
-  put16(out, 0x18, static_cast<uint32_t>(m.polygons.size() - 1));
-  put16(out, 0x1A, static_cast<uint32_t>(m.parts.size()));
+  put_u16(out, 0x04, static_cast<uint32_t>(vertex_offset));
+  put_u16(out, 0x06, static_cast<uint32_t>(slot_offset));
+  put_u16(out, 0x08, static_cast<uint32_t>(face_offset));
+  put_u16(out, 0x0A, static_cast<uint32_t>(trailing));
+  for (size_t i = 0; i < 5; ++i) put_u16(out, 0x0C + 2 * i, m.reserved_0c[i]);
+  put_u16(out, 0x16, vcount - 1);
+  put_u16(out, 0x18, static_cast<uint32_t>(m.polygons.size() - 1));
+  put_u16(out, 0x1A, static_cast<uint32_t>(m.parts.size()));
   std::copy(m.reserved_lead.begin(), m.reserved_lead.end(), out.begin() + 0x1C);
   return out;
 }

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "core/byte_reader.h"
+#include "core/byte_writer.h"
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/expect.h"
 
@@ -93,7 +94,7 @@ std::vector<uint8_t> tpwm_decode(std::span<const uint8_t> bytes, const std::stri
 std::vector<uint8_t> tpwm_pack_literal(std::span<const uint8_t> bytes) {
   std::vector<uint8_t> out = {'T', 'P', 'W', 'M'};
   const auto size = static_cast<uint32_t>(bytes.size());
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(size >> (8 * i)));
+  append_u32(out, size);
   for (size_t at = 0; at < bytes.size(); at += 8) {
     out.push_back(0);
     const size_t n = std::min<size_t>(8, bytes.size() - at);

@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/fa/instruction.h"
 #include "interp/fa/opcodes.h"
@@ -407,14 +408,8 @@ class Assembler {
   }
 
   void put8(int64_t v) { code_.push_back(static_cast<uint8_t>(v)); }
-  void put16(int64_t v) {
-    put8(v & 0xFF);
-    put8((v >> 8) & 0xFF);
-  }
-  void put32(int64_t v) {
-    put16(v & 0xFFFF);
-    put16((v >> 16) & 0xFFFF);
-  }
+  void put16(int64_t v) { append_u16(code_, static_cast<uint32_t>(v)); }
+  void put32(int64_t v) { append_u32(code_, static_cast<uint32_t>(v)); }
   void rel16(const Statement& st, int64_t target, int64_t from) {
     put16(checked<int16_t>(target - from, st.line, "16-bit displacement"));
   }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/byte_writer.h"
 #include "interp/fa/pe_layout.h"
 
 namespace shapevm::fa {
@@ -37,25 +38,6 @@ uint64_t align_up(uint64_t v, uint64_t a) {
 // section's VirtualAddress differs from it.
 uint64_t virtual_span(uint64_t size) {
   return std::max<uint64_t>(align_up(size, kSectionAlignment), kSectionAlignment);
-}
-
-void put16(std::vector<uint8_t>& out, size_t off, uint16_t v) {
-  out[off] = static_cast<uint8_t>(v);
-  out[off + 1] = static_cast<uint8_t>(v >> 8);
-}
-
-void put32(std::vector<uint8_t>& out, size_t off, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out[off + i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-void append16(std::vector<uint8_t>& out, uint16_t v) {
-  out.resize(out.size() + 2);
-  put16(out, out.size() - 2, v);
-}
-
-void append32(std::vector<uint8_t>& out, uint32_t v) {
-  out.resize(out.size() + 4);
-  put32(out, out.size() - 4, v);
 }
 
 void check_name(std::string_view name, std::string_view what) {
@@ -90,12 +72,12 @@ Idata build_idata(const std::vector<std::string>& imports, uint32_t va) {
   Idata out;
   out.iat_offset = iat;
   out.bytes.assign(dll + kImportDll.size() + 1, 0);
-  put32(out.bytes, 0x0, va + ilt);
-  put32(out.bytes, 0xC, va + dll);
-  put32(out.bytes, 0x10, va + iat);
+  put_u32(out.bytes, 0x0, va + ilt);
+  put_u32(out.bytes, 0xC, va + dll);
+  put_u32(out.bytes, 0x10, va + iat);
   for (uint32_t i = 0; i < n; ++i) {
-    put32(out.bytes, ilt + 4 * i, va + hint_name_offsets[i]);
-    put32(out.bytes, iat + 4 * i, va + hint_name_offsets[i]);
+    put_u32(out.bytes, ilt + 4 * i, va + hint_name_offsets[i]);
+    put_u32(out.bytes, iat + 4 * i, va + hint_name_offsets[i]);
     // Hint 0: the loader (the game's own) resolves by name.
     std::copy(imports[i].begin(), imports[i].end(), out.bytes.begin() + hint_name_offsets[i] + 2);
   }
@@ -113,10 +95,11 @@ std::vector<uint8_t> build_reloc(std::vector<uint32_t> rvas) {
     size_t j = i;
     while (j < rvas.size() && (rvas[j] & ~0xFFFu) == page) ++j;
     const size_t entries = align_up(j - i, 2);
-    append32(out, page);
-    append32(out, static_cast<uint32_t>(8 + 2 * entries));
-    for (size_t k = i; k < j; ++k) append16(out, static_cast<uint16_t>(0x3000 | (rvas[k] & 0xFFF)));
-    if (entries != j - i) append16(out, 0);
+    append_u32(out, page);
+    append_u32(out, static_cast<uint32_t>(8 + 2 * entries));
+    for (size_t k = i; k < j; ++k)
+      append_u16(out, static_cast<uint16_t>(0x3000 | (rvas[k] & 0xFFF)));
+    if (entries != j - i) append_u16(out, 0);
     i = j;
   }
   return out;
@@ -205,11 +188,11 @@ std::vector<uint8_t> build_pharlap(const ImageBuildInput& input) {
     const uint32_t at = static_cast<uint32_t>(code.size());
     code.push_back(0xFF);
     code.push_back(0x25);
-    append32(code, operand);
+    append_u32(code, operand);
     if (layout.relocate_stub_operands) reloc_rvas.push_back(layout.code_va + at + 2);
   }
   for (const CodeFixup& f : fixups) {
-    if (!f.raw) put32(code, f.site, layout.image_base + layout.code_va + f.target);
+    if (!f.raw) put_u32(code, f.site, layout.image_base + layout.code_va + f.target);
     reloc_rvas.push_back(layout.code_va + f.site);
   }
   std::vector<uint8_t> reloc = build_reloc(std::move(reloc_rvas));
@@ -244,14 +227,14 @@ std::vector<uint8_t> build_pharlap(const ImageBuildInput& input) {
   // exits with code 1 (mov ax,4C01h; int 21h) if run under DOS.
   out[0] = 'M';
   out[1] = 'Z';
-  put16(out, 0x02, kPeOffset);  // bytes used in the last 512-byte page of the DOS image
-  put16(out, 0x04, 1);          // pages in the DOS image
-  put16(out, 0x08, 4);          // header size in paragraphs (0x40 bytes)
-  put16(out, 0x0A, 0x10);       // extra paragraphs for the stub's stack
-  put16(out, 0x0C, 0xFFFF);
-  put16(out, 0x10, 0x140);  // SP: top of load module (0x40) plus the 0x100 extra bytes
-  put16(out, 0x18, 0x40);   // relocation table offset (empty)
-  put32(out, 0x3C, kPeOffset);
+  put_u16(out, 0x02, kPeOffset);  // bytes used in the last 512-byte page of the DOS image
+  put_u16(out, 0x04, 1);          // pages in the DOS image
+  put_u16(out, 0x08, 4);          // header size in paragraphs (0x40 bytes)
+  put_u16(out, 0x0A, 0x10);       // extra paragraphs for the stub's stack
+  put_u16(out, 0x0C, 0xFFFF);
+  put_u16(out, 0x10, 0x140);  // SP: top of load module (0x40) plus the 0x100 extra bytes
+  put_u16(out, 0x18, 0x40);   // relocation table offset (empty)
+  put_u32(out, 0x3C, kPeOffset);
   const uint8_t stub[] = {0xB8, 0x01, 0x4C, 0xCD, 0x21};
   std::copy(std::begin(stub), std::end(stub), out.begin() + 0x40);
 
@@ -259,38 +242,38 @@ std::vector<uint8_t> build_pharlap(const ImageBuildInput& input) {
   const size_t pe = kPeOffset;
   out[pe] = 'P';
   out[pe + 1] = 'L';
-  put16(out, pe + 4, 0x014C);  // i386
-  put16(out, pe + 6, static_cast<uint16_t>(plan.size()));
-  put16(out, pe + 20, kOptionalHeaderSize);
-  put16(out, pe + 22, 0xA18E);
+  put_u16(out, pe + 4, 0x014C);  // i386
+  put_u16(out, pe + 6, static_cast<uint16_t>(plan.size()));
+  put_u16(out, pe + 20, kOptionalHeaderSize);
+  put_u16(out, pe + 22, 0xA18E);
 
   // Optional header; fields not set here stay zero, as in the shipped files.
   const size_t o = pe + 24;
-  put16(out, o + 0x00, 0x10B);
-  put32(out, o + 0x04, plan[0].raw_size);
-  put32(out, o + 0x08, plan[1].raw_size + plan[2].raw_size);
-  put32(out, o + 0x14, layout.code_va);
-  put32(out, o + 0x1C, layout.image_base);
-  put32(out, o + 0x20, kSectionAlignment);
-  put32(out, o + 0x24, kFileAlignment);
-  put32(out, o + 0x38, static_cast<uint32_t>(size_of_image));
-  put32(out, o + 0x3C, kSizeOfHeaders);
-  put16(out, o + 0x44, 0x42);
-  put32(out, o + 0x5C, 16);
-  put32(out, o + 0x60 + 8 * 1, idata_va);
-  put32(out, o + 0x64 + 8 * 1, static_cast<uint32_t>(idata.bytes.size()));
-  put32(out, o + 0x60 + 8 * 5, reloc_va);
-  put32(out, o + 0x64 + 8 * 5, static_cast<uint32_t>(reloc.size()));
+  put_u16(out, o + 0x00, 0x10B);
+  put_u32(out, o + 0x04, plan[0].raw_size);
+  put_u32(out, o + 0x08, plan[1].raw_size + plan[2].raw_size);
+  put_u32(out, o + 0x14, layout.code_va);
+  put_u32(out, o + 0x1C, layout.image_base);
+  put_u32(out, o + 0x20, kSectionAlignment);
+  put_u32(out, o + 0x24, kFileAlignment);
+  put_u32(out, o + 0x38, static_cast<uint32_t>(size_of_image));
+  put_u32(out, o + 0x3C, kSizeOfHeaders);
+  put_u16(out, o + 0x44, 0x42);
+  put_u32(out, o + 0x5C, 16);
+  put_u32(out, o + 0x60 + 8 * 1, idata_va);
+  put_u32(out, o + 0x64 + 8 * 1, static_cast<uint32_t>(idata.bytes.size()));
+  put_u32(out, o + 0x60 + 8 * 5, reloc_va);
+  put_u32(out, o + 0x64 + 8 * 5, static_cast<uint32_t>(reloc.size()));
 
   size_t entry = o + kOptionalHeaderSize;
   static_assert(kPeOffset + 24 + kOptionalHeaderSize + 3 * kSectionEntrySize <= kSizeOfHeaders);
   for (const SectionPlan& s : plan) {
     std::copy(s.name.begin(), s.name.end(), out.begin() + entry);
-    put32(out, entry + 8, static_cast<uint32_t>(s.content->size()));
-    put32(out, entry + 12, s.va);
-    put32(out, entry + 16, s.raw_size);
-    put32(out, entry + 20, s.raw_offset);
-    put32(out, entry + 36, s.characteristics);
+    put_u32(out, entry + 8, static_cast<uint32_t>(s.content->size()));
+    put_u32(out, entry + 12, s.va);
+    put_u32(out, entry + 16, s.raw_size);
+    put_u32(out, entry + 20, s.raw_offset);
+    put_u32(out, entry + 36, s.characteristics);
     std::copy(s.content->begin(), s.content->end(), out.begin() + s.raw_offset);
     entry += kSectionEntrySize;
   }

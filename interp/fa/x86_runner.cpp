@@ -10,6 +10,7 @@
 
 #include "core/aligned_allocator.h"
 #include "core/byte_reader.h"
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/fa/engine_name.h"
 #include "interp/fa/walker.h"
@@ -292,7 +293,7 @@ struct X86Runner::Impl {
       } else {
         value = data_slots.at(t->import_name);
       }
-      for (int i = 0; i < 4; ++i) pristine[site + i] = static_cast<uint8_t>(value >> (8 * i));
+      put_u32(pristine, site, value);
     }
     code.assign(round_up_pages(std::max<size_t>(pristine.size(), 1)), 0);
     std::copy(pristine.begin(), pristine.end(), code.begin());

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "core/text_statements.h"
 #include "interp/shp/records.h"
@@ -258,11 +259,6 @@ void assemble_record(uint16_t tag, uint16_t size, const std::vector<std::string>
   if (size > kStruct) out.insert(out.end(), size - kStruct - tail.size(), uint8_t{0});
 }
 
-void put16(std::vector<uint8_t>& out, size_t at, uint16_t v) {
-  out[at] = static_cast<uint8_t>(v);
-  out[at + 1] = static_cast<uint8_t>(v >> 8);
-}
-
 }  // namespace
 
 bool looks_like_shp_text(std::string_view text) {
@@ -280,7 +276,7 @@ std::vector<uint8_t> assemble_model(std::string_view text, const std::string& so
     if (records > kMaxRecords)
       line.fail(fmt::format("chunk {:02X} has {} records; a chunk counts at most {}", tag, records,
                             kMaxRecords));
-    put16(out, *chunk_at + 4, static_cast<uint16_t>(records));
+    put_u16(out, *chunk_at + 4, static_cast<uint16_t>(records));
     chunk_at.reset();
   };
   size_t number = 0, start = 0;
@@ -324,8 +320,8 @@ std::vector<uint8_t> assemble_model(std::string_view text, const std::string& so
       size = *given;
       chunk_at = out.size();
       out.resize(out.size() + 6);
-      put16(out, *chunk_at, tag);
-      put16(out, *chunk_at + 2, size);
+      put_u16(out, *chunk_at, tag);
+      put_u16(out, *chunk_at + 2, size);
       records = 0;
     } else if (head == "end") {
       close_chunk(line);
@@ -346,9 +342,9 @@ std::vector<uint8_t> assemble_model(std::string_view text, const std::string& so
       }
       const size_t at = out.size();
       out.resize(at + 6);
-      put16(out, at, 0xFFFF);
-      put16(out, at + 2, end_size);
-      put16(out, at + 4, end_count);
+      put_u16(out, at, 0xFFFF);
+      put_u16(out, at + 2, end_size);
+      put_u16(out, at + 4, end_count);
       if (cut) out.resize(at + *cut);
       ended = true;
     } else if (head == "trailing") {

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/byte_reader.h"
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/shp/colour_tables.h"
 
@@ -41,10 +42,6 @@ uint64_t entry_bytes(const TcacheEntry& e) {
     h = std::max<uint32_t>(1, h / 2);
   }
   return total;
-}
-
-void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  for (size_t i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/shp/records.h"
 
@@ -64,27 +65,22 @@ class Writer {
     }
     chunk(Tag::kArc, m_.arcs, "the model");
     unnamed_before(SIZE_MAX);
-    put16(static_cast<uint16_t>(Tag::kTerminator));
-    put16(0);
-    put16(0);
+    append_u16(out_, static_cast<uint16_t>(Tag::kTerminator));
+    append_u16(out_, 0);
+    append_u16(out_, 0);
     return std::move(out_);
   }
 
  private:
-  void put16(uint16_t v) {
-    out_.push_back(static_cast<uint8_t>(v));
-    out_.push_back(static_cast<uint8_t>(v >> 8));
-  }
-
   // The kept chunks that stood after `named` chunks of named tags (all that are left for
   // SIZE_MAX).
   void unnamed_before(size_t named) {
     while (next_unnamed_ < m_.unnamed_chunks.size() &&
            m_.unnamed_chunks[next_unnamed_].named_before <= named) {
       const UnnamedChunk& u = m_.unnamed_chunks[next_unnamed_++];
-      put16(u.tag);
-      put16(u.record_size);
-      put16(u.count);
+      append_u16(out_, u.tag);
+      append_u16(out_, u.record_size);
+      append_u16(out_, u.count);
       out_.insert(out_.end(), u.records.begin(), u.records.end());
     }
   }
@@ -108,9 +104,9 @@ class Writer {
     unnamed_before(named_written_);
     ++named_written_;
     size = *known;
-    put16(tag);
-    put16(size);
-    put16(static_cast<uint16_t>(count));
+    append_u16(out_, tag);
+    append_u16(out_, size);
+    append_u16(out_, static_cast<uint16_t>(count));
     return true;
   }
 
