@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/apache/archive_cache.h"
 #include "interp/apache/geometry.h"
@@ -57,10 +58,6 @@ uint32_t u32_at(const std::vector<uint8_t>& b, size_t at) {
   uint32_t v;
   std::memcpy(&v, b.data() + at, 4);
   return v;
-}
-
-void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  std::memcpy(b.data() + at, &v, 4);
 }
 
 std::string error_of(const std::vector<uint8_t>& bytes) {

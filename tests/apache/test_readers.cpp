@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/apache/palette.h"
 #include "interp/apache/textures.h"
@@ -16,24 +17,19 @@ using namespace shapevm;
 
 namespace {
 
-void put_u32(std::vector<uint8_t>& out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
 // A counted table of `types.size()` slots; slot i holds a texture of type types[i] (negative =
 // empty) whose pixel p is (p * 7 + i) & 0xFF. Header words 1 and 2 are stored as 0xAAAA and 0.
 std::vector<uint8_t> objtext(const std::vector<int>& types) {
   std::vector<uint8_t> out;
-  put_u32(out, static_cast<uint32_t>(types.size()));
+  append_u32(out, static_cast<uint32_t>(types.size()));
   out.resize(4 + 4 * types.size(), 0);
   for (size_t i = 0; i < types.size(); ++i) {
     if (types[i] < 0) continue;
     const auto at = static_cast<uint32_t>(out.size());
-    for (int b = 0; b < 4; ++b)
-      out[4 + 4 * i + static_cast<size_t>(b)] = static_cast<uint8_t>(at >> (8 * b));
-    put_u32(out, static_cast<uint32_t>(types[i]));
-    put_u32(out, 0xAAAA);
-    put_u32(out, 0);
+    put_u32(out, 4 + 4 * i, at);
+    append_u32(out, static_cast<uint32_t>(types[i]));
+    append_u32(out, 0xAAAA);
+    append_u32(out, 0);
     for (uint32_t p = 0; p < 4096; ++p) out.push_back(static_cast<uint8_t>((p * 7 + i) & 0xFF));
   }
   return out;

@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/bi2/generator.h"
 #include "interp/bi2/lib_archive.h"
@@ -28,10 +29,6 @@ std::vector<uint8_t> sample() {
   return write_lib({{"UNIT001", bytes_of("first")},
                     {"PAL", bytes_of("second member")},
                     {"LAST", bytes_of("3")}});
-}
-
-void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
 }
 
 std::string error_of(const std::vector<uint8_t>& bytes) {
@@ -85,23 +82,23 @@ TEST_CASE("BI-01: malformed LIBs are rejected with the offset and the rule broke
     CHECK(e.find("1 too many") != std::string::npos);
   }
   SUBCASE("an index offset past the end") {
-    put32(bytes, 0, static_cast<uint32_t>(bytes.size() + 1));
+    put_u32(bytes, 0, static_cast<uint32_t>(bytes.size() + 1));
     CHECK(error_of(bytes).find("an index offset 4..") != std::string::npos);
   }
   SUBCASE("an index offset below 4") {
-    put32(bytes, 0, 2);
+    put_u32(bytes, 0, 2);
     CHECK(error_of(bytes).find("an index offset 4..") != std::string::npos);
   }
   SUBCASE("offsets that fall") {
     const LibArchive lib(bytes, "t");
-    put32(bytes, lib.index_offset() + 12 + 8, 3);
+    put_u32(bytes, lib.index_offset() + 12 + 8, 3);
     const std::string e = error_of(bytes);
     CHECK(e.find("member #1 to start at 4..") != std::string::npos);
     CHECK(e.find(fmt::format("0x{:x}", lib.index_offset() + 20)) != std::string::npos);
   }
   SUBCASE("an offset beyond the index") {
     const LibArchive lib(bytes, "t");
-    put32(bytes, lib.index_offset() + 24 + 8, lib.index_offset() + 1);
+    put_u32(bytes, lib.index_offset() + 24 + 8, lib.index_offset() + 1);
     CHECK(error_of(bytes).find("member #2 to start") != std::string::npos);
   }
   SUBCASE("too short for an index offset") {

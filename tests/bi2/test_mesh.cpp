@@ -4,6 +4,7 @@
 // reserved fields that are not zero kept as info notes.
 #include <doctest/doctest.h>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/bi2/mesh.h"
 #include "tests/bi2/bi2_fixture.h"
@@ -29,11 +30,6 @@ const char* kMesh = R"(3dob
   part polygons 1 1 pivot 0 -50 0 vertices 3
 end
 )";
-
-void put16(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  b[at] = static_cast<uint8_t>(v);
-  b[at + 1] = static_cast<uint8_t>(v >> 8);
-}
 
 std::string error_of(const std::vector<uint8_t>& bytes) {
   try {
@@ -92,26 +88,26 @@ TEST_CASE("BI-04: the offset chain: each link's violation names its field and ex
   const auto good = bi2_bytes(kMesh);
   SUBCASE("vertex_offset") {
     auto b = good;
-    put16(b, 0x04, 0x82);
+    put_u16(b, 0x04, 0x82);
     const std::string e = error_of(b);
     CHECK(e.find("UN3D000.LIB:UNIT001: offset 0x4: expected vertex_offset at the end of the 2 "
                  "polygon records (0x80), not 0x82") != std::string::npos);
   }
   SUBCASE("face_offset = vertex table + 6 x V") {
     auto b = good;
-    put16(b, 0x08, 0x9a);
+    put_u16(b, 0x08, 0x9a);
     CHECK(error_of(b).find("offset 0x8: expected face_offset right after the 4 vertices (0x98)") !=
           std::string::npos);
   }
   SUBCASE("trailing_offset = face normals + 6 x F") {
     auto b = good;
-    put16(b, 0x0A, 0xa0);
+    put_u16(b, 0x0A, 0xa0);
     CHECK(error_of(b).find("offset 0xa: expected trailing_offset right after the 2 face normals "
                            "(0xa4)") != std::string::npos);
   }
   SUBCASE("slot_offset = parts 32 x P + their lists") {
     auto b = good;
-    put16(b, 0x06, 0xc8);
+    put_u16(b, 0x06, 0xc8);
     CHECK(error_of(b).find("offset 0x6: expected slot_offset after the 1 part records and their 1 "
                            "vertex-list words (0xc6") != std::string::npos);
   }
@@ -140,7 +136,7 @@ TEST_CASE("BI-05: vertices are 3 x i16 (+y down, as stored); one unit normal per
   CHECK(m.polygons[0].normal == Vec3i16{0, 0, -16384});
   CHECK(m.polygons[1].normal == Vec3i16{0, -16384, 0});
   auto b = bi2_bytes(kMesh);
-  put16(b, 0x98 + 4, 100);  // polygon 0's normal z: no longer unit length
+  put_u16(b, 0x98 + 4, 100);  // polygon 0's normal z: no longer unit length
   const Mesh odd = read_mesh(b, "t");
   REQUIRE(odd.notes.size() == 1);
   CHECK(odd.notes[0].offset == 0x98);
@@ -171,24 +167,24 @@ TEST_CASE("BI-06: vertex pointers land on a vertex of the vertex table (assumpti
   CHECK(load_u16(&good[0x42 + 0x1A + 2]) == 0x86);
   SUBCASE("not on a 6-byte boundary") {
     auto b = good;
-    put16(b, 0x42 + 0x1A + 2, 0x87);
+    put_u16(b, 0x42 + 0x1A + 2, 0x87);
     CHECK(error_of(b).find("offset 0x5e: expected a vertex pointer on a 6-byte vertex boundary in "
                            "the vertex table 0x80..0x98, not 0x87") != std::string::npos);
   }
   SUBCASE("outside the table") {
     auto b = good;
-    put16(b, 0x42 + 0x1A + 4, 0x98);
+    put_u16(b, 0x42 + 0x1A + 4, 0x98);
     CHECK(error_of(b).find("not 0x98") != std::string::npos);
   }
   SUBCASE("first_vertex_ptr differs from vertex_ptrs[0]") {
     auto b = good;
-    put16(b, 0x44, 0x86);
+    put_u16(b, 0x44, 0x86);
     CHECK(error_of(b).find("offset 0x44: expected polygon 0: first_vertex_ptr equal to "
                            "vertex_ptrs[0] (0x80), not 0x86") != std::string::npos);
   }
   SUBCASE("record_size other than 26 + 2n") {
     auto b = good;
-    put16(b, 0x42, 34);
+    put_u16(b, 0x42, 34);
     CHECK(error_of(b).find("offset 0x42: expected polygon 0: record_size 26 + 2 x 3 vertices = 32, "
                            "not 34") != std::string::npos);
   }
@@ -196,10 +192,10 @@ TEST_CASE("BI-06: vertex pointers land on a vertex of the vertex table (assumpti
 
 TEST_CASE("BI-06: shades and biases outside the traced sets are warnings; reserved words info") {
   auto b = bi2_bytes(kMesh);
-  put16(b, 0x50, 33);      // shade
-  put16(b, 0x56, 0xFFF0);  // bias -16
-  put16(b, 0x58, 1);       // reserved_16
-  b[0x46] = 9;             // reserved_04
+  put_u16(b, 0x50, 33);      // shade
+  put_u16(b, 0x56, 0xFFF0);  // bias -16
+  put_u16(b, 0x58, 1);       // reserved_16
+  b[0x46] = 9;               // reserved_04
   const Mesh m = read_mesh(b, "t");
   int warnings = 0, infos = 0;
   for (const Note& n : m.notes) (n.level == DiagnosticLevel::kWarning ? warnings : infos) += 1;
@@ -225,32 +221,32 @@ TEST_CASE("BI-09: part records: polygon range, vertex list, pivot, runtime words
   CHECK(part.angles == Vec3i16{});
   SUBCASE("polygon_ptr not at a polygon record") {
     auto b = bytes;
-    put16(b, 0xa4, 0x64);
+    put_u16(b, 0xa4, 0x64);
     CHECK(error_of(b).find("offset 0xa4: expected part 0: polygon_ptr at the start of a polygon "
                            "record") != std::string::npos);
   }
   SUBCASE("more polygons than there are") {
     auto b = bytes;
-    put16(b, 0xa6, 1);
+    put_u16(b, 0xa6, 1);
     CHECK(error_of(b).find("part 0: 2 polygons from polygon 1 within the 2 polygons") !=
           std::string::npos);
   }
   SUBCASE("a vertex list outside the lists") {
     auto b = bytes;
-    put16(b, 0xa8, 0xc6);
+    put_u16(b, 0xa8, 0xc6);
     CHECK(error_of(b).find("offset 0xa8: expected part 0: a vertex list of 1 words inside") !=
           std::string::npos);
   }
   SUBCASE("a vertex index out of range") {
     auto b = bytes;
-    put16(b, 0xc4, 4);
+    put_u16(b, 0xc4, 4);
     CHECK(error_of(b).find("offset 0xc4: expected part 0: a vertex index below 4, not 4") !=
           std::string::npos);
   }
   SUBCASE("runtime words and reserved bytes on disk are kept as notes") {
     auto b = bytes;
-    put16(b, 0xb8, 45);  // angles X
-    b[0xbe] = 1;         // reserved_1a
+    put_u16(b, 0xb8, 45);  // angles X
+    b[0xbe] = 1;           // reserved_1a
     const Mesh odd = read_mesh(b, "t");
     CHECK(odd.parts[0].angles[0] == 45);
     CHECK(odd.notes.size() == 2);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/tpwm.h"
@@ -18,7 +19,7 @@ namespace {
 
 std::vector<uint8_t> stream(uint32_t size, const std::vector<uint8_t>& body) {
   std::vector<uint8_t> out = {'T', 'P', 'W', 'M'};
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(size >> (8 * i)));
+  append_u32(out, size);
   for (uint8_t b : body) out.push_back(b);  // (not insert: GCC 12 warns falsely on it)
   return out;
 }

@@ -7,6 +7,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "core/byte_writer.h"
+
 namespace shapevm::test {
 namespace {
 
@@ -176,7 +178,7 @@ std::vector<uint8_t> dcl_implode(std::span<const uint8_t> data, int dictionary_b
 
 std::vector<uint8_t> dcl_member_payload(std::span<const uint8_t> data, DclMatches matches) {
   std::vector<uint8_t> payload(4);
-  patch_u32(payload, 0, static_cast<uint32_t>(data.size()));
+  put_u32(payload, 0, static_cast<uint32_t>(data.size()));
   std::vector<uint8_t> stream = dcl_implode(data, 6, matches);
   payload.insert(payload.end(), stream.begin(), stream.end());
   return payload;
@@ -184,8 +186,7 @@ std::vector<uint8_t> dcl_member_payload(std::span<const uint8_t> data, DclMatche
 
 std::vector<uint8_t> build_ealib(const std::vector<LibMemberSpec>& members, bool with_terminator) {
   std::vector<uint8_t> out = to_bytes("EALIB");
-  out.push_back(static_cast<uint8_t>(members.size() & 0xFF));
-  out.push_back(static_cast<uint8_t>(members.size() >> 8));
+  append_u16(out, static_cast<uint32_t>(members.size()));
   const size_t directory_size = (members.size() + (with_terminator ? 1 : 0)) * kEaLibEntrySize;
   size_t data_offset = out.size() + directory_size;
   for (const LibMemberSpec& member : members) {
@@ -193,13 +194,13 @@ std::vector<uint8_t> build_ealib(const std::vector<LibMemberSpec>& members, bool
     std::vector<uint8_t> entry(kEaLibEntrySize, 0);
     std::copy(member.name.begin(), member.name.end(), entry.begin());
     entry[0x0D] = member.flags;
-    patch_u32(entry, 0x0E, static_cast<uint32_t>(data_offset));
+    put_u32(entry, 0x0E, static_cast<uint32_t>(data_offset));
     out.insert(out.end(), entry.begin(), entry.end());
     data_offset += member.stored.size();
   }
   if (with_terminator) {
     std::vector<uint8_t> terminator(kEaLibEntrySize, 0);
-    patch_u32(terminator, 0x0E, static_cast<uint32_t>(data_offset));  // = the file size
+    put_u32(terminator, 0x0E, static_cast<uint32_t>(data_offset));  // = the file size
     out.insert(out.end(), terminator.begin(), terminator.end());
   }
   for (const LibMemberSpec& member : members) {
@@ -208,14 +209,31 @@ std::vector<uint8_t> build_ealib(const std::vector<LibMemberSpec>& members, bool
   return out;
 }
 
-void patch_u32(std::vector<uint8_t>& bytes, size_t at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) bytes.at(at + i) = static_cast<uint8_t>(value >> (8 * i));
-}
-
 uint32_t read_u32(const std::vector<uint8_t>& bytes, size_t at) {
   uint32_t value = 0;
   for (int i = 0; i < 4; ++i) value |= static_cast<uint32_t>(bytes.at(at + i)) << (8 * i);
   return value;
+}
+
+std::vector<uint8_t> build_dense_pic(uint32_t width, uint32_t height,
+                                     std::span<const uint8_t> pixels,
+                                     std::span<const uint8_t> palette6) {
+  constexpr size_t kHeaderSize = 64;
+  std::vector<uint8_t> bytes(kHeaderSize, 0);
+  put_u32(bytes, 0x02, width);
+  put_u32(bytes, 0x06, height);
+  put_u32(bytes, 0x0A, kHeaderSize);
+  put_u32(bytes, 0x0E, static_cast<uint32_t>(pixels.size()));
+  bytes.insert(bytes.end(), pixels.begin(), pixels.end());
+  put_u32(bytes, 0x22, static_cast<uint32_t>(bytes.size()));
+  put_u32(bytes, 0x26, 4 * height);
+  for (uint32_t y = 0; y < height; ++y) append_u32(bytes, kHeaderSize + y * width);
+  if (!palette6.empty()) {
+    put_u32(bytes, 0x12, static_cast<uint32_t>(bytes.size()));
+    put_u32(bytes, 0x16, static_cast<uint32_t>(palette6.size()));
+    bytes.insert(bytes.end(), palette6.begin(), palette6.end());
+  }
+  return bytes;
 }
 
 }  // namespace shapevm::test

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/byte_writer.h"
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "interp/fa/ealib.h"
@@ -20,6 +21,7 @@
 namespace fa_ealib_tests {
 
 using shapevm::InputError;
+using shapevm::put_u32;
 using shapevm::fa::EaLib;
 using shapevm::fa::LibEntry;
 using shapevm::test::build_ealib;
@@ -27,7 +29,6 @@ using shapevm::test::dcl_member_payload;
 using shapevm::test::ealib_entry_at;
 using shapevm::test::ealib_offset_field_at;
 using shapevm::test::LibMemberSpec;
-using shapevm::test::patch_u32;
 using shapevm::test::read_u32;
 using shapevm::test::to_bytes;
 
@@ -252,13 +253,13 @@ TEST_CASE("ealib error: directory truncated") {
 
   auto no_terminator_room = build_ealib({{"A.SH", 0, {}}});  // only the terminator is cut
   no_terminator_room.resize(ealib_entry_at(1) + 4);
-  patch_u32(no_terminator_room, ealib_offset_field_at(0), 0x30);
+  put_u32(no_terminator_room, ealib_offset_field_at(0), 0x30);
   check_offset(parse_error(no_terminator_room), ealib_entry_at(1));
 }
 
 TEST_CASE("ealib error: member offset beyond the end of the file") {
   auto bytes = build_ealib(sample_members());
-  patch_u32(bytes, ealib_offset_field_at(1), static_cast<uint32_t>(bytes.size() + 1));
+  put_u32(bytes, ealib_offset_field_at(1), static_cast<uint32_t>(bytes.size() + 1));
   InputError e = parse_error(bytes);
   check_offset(e, ealib_offset_field_at(1));
   CHECK(contains(e.what(), "F16.PT"));
@@ -268,7 +269,7 @@ TEST_CASE("ealib error: member offset beyond the end of the file") {
 TEST_CASE("ealib error: member offsets decreasing") {
   auto bytes = build_ealib(sample_members());
   const uint32_t first_offset = read_u32(bytes, ealib_offset_field_at(0));
-  patch_u32(bytes, ealib_offset_field_at(2), first_offset + 2);  // before F16.PT's offset
+  put_u32(bytes, ealib_offset_field_at(2), first_offset + 2);  // before F16.PT's offset
   InputError e = parse_error(bytes);
   check_offset(e, ealib_offset_field_at(2));
   CHECK(contains(e.what(), "increasing order"));
@@ -277,7 +278,7 @@ TEST_CASE("ealib error: member offsets decreasing") {
 
 TEST_CASE("ealib error: member offset inside the directory") {
   auto bytes = build_ealib(sample_members());
-  patch_u32(bytes, ealib_offset_field_at(1), 0x10);
+  put_u32(bytes, ealib_offset_field_at(1), 0x10);
   InputError e = parse_error(bytes);
   check_offset(e, ealib_offset_field_at(1));
   CHECK(contains(e.what(), "after the directory"));
@@ -286,14 +287,14 @@ TEST_CASE("ealib error: member offset inside the directory") {
 TEST_CASE("ealib error: terminator offset != file size names the offset and both values") {
   auto bytes = build_ealib(sample_members());
   const size_t terminator_field = ealib_offset_field_at(5);
-  patch_u32(bytes, terminator_field, static_cast<uint32_t>(bytes.size() + 0x20));
+  put_u32(bytes, terminator_field, static_cast<uint32_t>(bytes.size() + 0x20));
   InputError e = parse_error(bytes);
   check_offset(e, terminator_field);
   CHECK(contains(e.what(), fmt_hex(bytes.size())));
   CHECK(contains(e.what(), fmt_hex(bytes.size() + 0x20)));
 
   bytes.push_back(0);  // a file longer than the terminator says
-  patch_u32(bytes, terminator_field, static_cast<uint32_t>(bytes.size() - 1));
+  put_u32(bytes, terminator_field, static_cast<uint32_t>(bytes.size() - 1));
   check_offset(parse_error(bytes), terminator_field);
 }
 
@@ -329,7 +330,7 @@ TEST_CASE("ealib error: DCL size prefix truncated") {
 
 TEST_CASE("ealib error: size claim over 64 MiB") {
   auto payload = dcl_member_payload(to_bytes("tiny"));
-  patch_u32(payload, 0, (64u << 20) + 1);
+  put_u32(payload, 0, (64u << 20) + 1);
   InputError e = extract_error(build_ealib({{"HUGE.PT", 4, payload}}), "HUGE.PT");
   check_offset(e, 0);
   CHECK(contains(e.what(), "64 MiB"));
@@ -341,7 +342,7 @@ TEST_CASE("ealib error: produced size != claimed size (fewer and more bytes)") {
   const std::vector<uint8_t> stream = {0x00, 0x04, 0x82, 0x24, 0x25, 0x8F, 0x80, 0x7F};
   auto with_claim = [&](uint32_t claim) {
     std::vector<uint8_t> payload(4);
-    patch_u32(payload, 0, claim);
+    put_u32(payload, 0, claim);
     payload.insert(payload.end(), stream.begin(), stream.end());
     return build_ealib({{"AI.TXT", 4, payload}});
   };

@@ -6,58 +6,37 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/fa/palette_pal.h"
 #include "interp/fa/pic.h"
 #include "raster/polygon_fill.h"
+#include "tests/fa/lib_builder.h"
 
 namespace fa_pal_pic_tests {
 
+using shapevm::append_u16;
+using shapevm::append_u32;
 using shapevm::InputError;
+using shapevm::put_u16;
+using shapevm::put_u32;
+using shapevm::test::build_dense_pic;
 using namespace shapevm::fa;
 namespace raster = shapevm::raster;
 
 namespace {
-
-void put_u16(std::vector<uint8_t>& bytes, size_t at, uint16_t value) {
-  if (bytes.size() < at + 2) bytes.resize(at + 2);
-  bytes[at] = static_cast<uint8_t>(value);
-  bytes[at + 1] = static_cast<uint8_t>(value >> 8);
-}
-
-void put_u32(std::vector<uint8_t>& bytes, size_t at, uint32_t value) {
-  if (bytes.size() < at + 4) bytes.resize(at + 4);
-  for (int i = 0; i < 4; ++i)
-    bytes[at + static_cast<size_t>(i)] = static_cast<uint8_t>(value >> (8 * i));
-}
 
 // Header field offsets, as the fact sheet gives them.
 constexpr size_t kWidth = 0x02, kHeight = 0x06, kPixelsOff = 0x0A, kPixelsSize = 0x0E,
                  kPalOff = 0x12, kPalSize = 0x16, kSpansOff = 0x1A, kSpansSize = 0x1E,
                  kRowHeadsOff = 0x22, kRowHeadsSize = 0x26;
 
-// A dense PIC laid out the way the install does: header, pixels at 64, row heads, then an
-// optional 6-bit palette. spans_size carries a stale value, as in the shipped files.
+// A dense PIC laid out the way the install does (build_dense_pic), with spans_size carrying a
+// stale value, as in the shipped files.
 std::vector<uint8_t> dense_pic(uint32_t width, uint32_t height, const std::vector<uint8_t>& pixels,
                                const std::vector<uint8_t>& palette6 = {}) {
-  std::vector<uint8_t> bytes(64, 0);
-  put_u16(bytes, 0, 0);
-  put_u32(bytes, kWidth, width);
-  put_u32(bytes, kHeight, height);
-  put_u32(bytes, kPixelsOff, 64);
-  put_u32(bytes, kPixelsSize, static_cast<uint32_t>(pixels.size()));
-  put_u32(bytes, kSpansSize, 10 * (height + 1));  // stale
-  bytes.insert(bytes.end(), pixels.begin(), pixels.end());
-  put_u32(bytes, kRowHeadsOff, static_cast<uint32_t>(bytes.size()));
-  put_u32(bytes, kRowHeadsSize, 4 * height);
-  for (uint32_t y = 0; y < height; ++y) {
-    put_u32(bytes, bytes.size(), 64 + y * width);
-  }
-  if (!palette6.empty()) {
-    put_u32(bytes, kPalOff, static_cast<uint32_t>(bytes.size()));
-    put_u32(bytes, kPalSize, static_cast<uint32_t>(palette6.size()));
-    bytes.insert(bytes.end(), palette6.begin(), palette6.end());
-  }
+  std::vector<uint8_t> bytes = build_dense_pic(width, height, pixels, palette6);
+  put_u32(bytes, kSpansSize, 10 * (height + 1));
   return bytes;
 }
 
@@ -84,17 +63,15 @@ std::vector<uint8_t> sparse_pic(uint32_t width, uint32_t height, const std::vect
   const size_t table = bytes.size();
   put_u32(bytes, kSpansOff, static_cast<uint32_t>(table));
   for (size_t i = 0; i < spans.size(); ++i) {
-    const size_t at = table + 10 * i;
-    put_u16(bytes, at, spans[i].row);
-    put_u16(bytes, at + 2, spans[i].x0);
-    put_u16(bytes, at + 4, spans[i].x1);
-    put_u32(bytes, at + 6, offsets[i]);
+    append_u16(bytes, spans[i].row);
+    append_u16(bytes, spans[i].x0);
+    append_u16(bytes, spans[i].x1);
+    append_u32(bytes, offsets[i]);
   }
-  const size_t end = table + 10 * spans.size();
-  put_u16(bytes, end, 0xFFFF);
-  put_u16(bytes, end + 2, 0);
-  put_u16(bytes, end + 4, 0);
-  put_u32(bytes, end + 6, 0);
+  append_u16(bytes, 0xFFFF);
+  append_u16(bytes, 0);
+  append_u16(bytes, 0);
+  append_u32(bytes, 0);
   put_u32(bytes, kSpansSize, static_cast<uint32_t>(10 * (spans.size() + 1)));
   return bytes;
 }

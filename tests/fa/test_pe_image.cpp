@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/fa/pe_image.h"
 #include "interp/fa/pe_writer.h"
@@ -21,6 +22,8 @@ namespace fa_pe_image_tests {
 namespace {
 
 using shapevm::InputError;
+using shapevm::put_u16;
+using shapevm::put_u32;
 using shapevm::fa::build_pharlap;
 using shapevm::fa::CodeFixup;
 using shapevm::fa::ImageBuildInput;
@@ -41,13 +44,6 @@ uint32_t get32(const Bytes& b, size_t off) {
 }
 uint16_t get16(const Bytes& b, size_t off) {
   return static_cast<uint16_t>(b[off] | b[off + 1] << 8);
-}
-void put32(Bytes& b, size_t off, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[off + i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void put16(Bytes& b, size_t off, uint16_t v) {
-  b[off] = static_cast<uint8_t>(v);
-  b[off + 1] = static_cast<uint8_t>(v >> 8);
 }
 
 // A small shape: a NOP body holding two relocated pointers (one at a stub), four imports of
@@ -343,15 +339,15 @@ TEST_CASE("FA-02: a first section without raw data (.bss) is skipped; CODE is th
   // DOS stub): 0x40 + 24 + 224 + 4*40 = 0x1d8 still fits before the raw data at 0x200.
   Bytes f = built;
   std::fill(f.begin() + 0x40, f.begin() + 0x200, 0);
-  put32(f, 0x3C, 0x40);
+  put_u32(f, 0x3C, 0x40);
   std::copy(built.begin() + kPe, built.begin() + kTable, f.begin() + 0x40);
-  put16(f, 0x40 + 6, 4);
+  put_u16(f, 0x40 + 6, 4);
   const size_t table = 0x40 + 24 + 224;
   const char bss[] = ".bss";
   std::copy(bss, bss + 4, f.begin() + table);
-  put32(f, table + 8, 0x1000);   // VirtualSize
-  put32(f, table + 12, 0x4000);  // VirtualAddress, after .reloc
-  put32(f, table + 36, 0xC0000080);
+  put_u32(f, table + 8, 0x1000);   // VirtualSize
+  put_u32(f, table + 12, 0x4000);  // VirtualAddress, after .reloc
+  put_u32(f, table + 36, 0xC0000080);
   std::copy(built.begin() + kTable, built.begin() + kTable + 120, f.begin() + table + 40);
 
   const PharLapImage img = parse_pharlap(f, "B.SH");
@@ -369,7 +365,7 @@ TEST_CASE("FA-02: a first section without raw data (.bss) is skipped; CODE is th
   // headers at PointerToRawData 0).
   Bytes g = f;
   const size_t iat0 = rva_to_file(img, img.imports[0].slot_rva);
-  put32(g, iat0, 0x4010);
+  put_u32(g, iat0, 0x4010);
   check_error(g, iat0, "import hint/name entry RVA 0x4010 maps to no section");
 }
 
@@ -385,7 +381,7 @@ TEST_CASE("FA-01: without an optional header, .idata and .reloc are found by sec
   const Bytes built = build_pharlap(sample_input());
   // SizeOfOptionalHeader 0 moves the section table to pe + 24.
   Bytes f = built;
-  put16(f, kPe + 20, 0);
+  put_u16(f, kPe + 20, 0);
   std::fill(f.begin() + kOpt, f.begin() + 0x200, 0);
   std::copy(built.begin() + kTable, built.begin() + kTable + 120, f.begin() + kOpt);
   const PharLapImage img = parse_pharlap(f, "N.SH");
@@ -399,13 +395,13 @@ TEST_CASE("FA-01: without an optional header, .idata and .reloc are found by sec
 TEST_CASE("CODE length is VirtualSize when set, else SizeOfRawData") {
   Bytes f = build_pharlap(sample_input());
   CHECK(parse_pharlap(f, "L.SH").code.size() == 118);
-  put32(f, kTable + 8, 0);  // VirtualSize 0: the padded raw size is all there is
+  put_u32(f, kTable + 8, 0);  // VirtualSize 0: the padded raw size is all there is
   const PharLapImage img = parse_pharlap(f, "L.SH");
   CHECK(img.code.size() == 0x200);
   // The scan starts in the zero padding, so no stubs are seen.
   CHECK(img.trampolines.empty());
   CHECK(img.stub_area_offset == 0x200);
-  put32(f, kTable + 8, 0x300);  // larger than the raw data: capped by it
+  put_u32(f, kTable + 8, 0x300);  // larger than the raw data: capped by it
   CHECK(parse_pharlap(f, "L.SH").code.size() == 0x200);
 }
 
@@ -456,7 +452,7 @@ TEST_CASE("errors: FA-01 header checks") {
   }
   {
     Bytes f = good;
-    put32(f, 0x3C, 0x10000);
+    put_u32(f, 0x3C, 0x10000);
     check_error(f, 0x10000,
                 "expected 'PL' signature at e_lfanew (4 bytes), but the input is 2048 bytes long");
   }
@@ -485,19 +481,19 @@ TEST_CASE("errors: FA-02 CODE section") {
   const Bytes good = build_pharlap(sample_input());
   {
     Bytes f = good;
-    for (size_t i = 0; i < 3; ++i) put32(f, kTable + 40 * i + 20, 0);
+    for (size_t i = 0; i < 3; ++i) put_u32(f, kTable + 40 * i + 20, 0);
     check_error(f, kTable, "section table has no section with raw data");
   }
   {
     Bytes f = good;
-    put32(f, kTable + 16, 0x100000);
+    put_u32(f, kTable + 16, 0x100000);
     check_error(f, 0x200,
                 "CODE section raw data [0x200, 0x100200) runs past the end of the file "
                 "(0x800 bytes)");
   }
   {
     Bytes f = good;
-    put32(f, kTable + 20, 0xFFFFFFFF);  // PointerToRawData near 4 GiB must not wrap
+    put_u32(f, kTable + 20, 0xFFFFFFFF);  // PointerToRawData near 4 GiB must not wrap
     check_error(f, 0xFFFFFFFF, "runs past the end of the file");
   }
 }
@@ -508,7 +504,7 @@ TEST_CASE("errors: imports") {
   const size_t iat0 = rva_to_file(img, img.imports[0].slot_rva);
   {
     Bytes f = good;
-    put32(f, kImportDirField, 0x900000);
+    put_u32(f, kImportDirField, 0x900000);
     check_error(f, kImportDirField, "import directory RVA 0x900000 maps to no section");
   }
   {
@@ -519,17 +515,17 @@ TEST_CASE("errors: imports") {
     REQUIRE(reloc.virtual_size % 0x200 != 0);
     const size_t tail = reloc.raw_offset + reloc.virtual_size;
     std::fill(f.begin() + tail, f.end(), 'A');
-    put32(f, iat0, reloc.virtual_address + reloc.virtual_size);
+    put_u32(f, iat0, reloc.virtual_address + reloc.virtual_size);
     check_error(f, tail + 2, "expected import name terminated by a NUL byte");
   }
   {
     Bytes f = good;
-    put32(f, iat0 + 4, 0x80000007);
+    put_u32(f, iat0 + 4, 0x80000007);
     check_error(f, iat0 + 4, "found an import by ordinal (entry 0x80000007)");
   }
   {
     Bytes f = good;
-    put32(f, iat0, 0x7000);
+    put_u32(f, iat0, 0x7000);
     check_error(f, iat0, "import hint/name entry RVA 0x7000 maps to no section");
   }
 }
@@ -541,41 +537,41 @@ TEST_CASE("errors: relocations") {
   const size_t r = reloc.raw_offset;
   {
     Bytes f = good;
-    put32(f, r + 4, 4);
+    put_u32(f, r + 4, 4);
     check_error(f, r + 4, "expected a relocation block size that is even and at least 8, found 4");
   }
   {
     Bytes f = good;
-    put32(f, r + 4, 13);
+    put_u32(f, r + 4, 13);
     check_error(f, r + 4, "found 13");
   }
   {
     Bytes f = good;
-    put32(f, r + 4, 0x1000);
+    put_u32(f, r + 4, 0x1000);
     check_error(f, r + 4, "runs past the end of the relocation table");
   }
   {
     Bytes f = good;
-    put16(f, r + 8, static_cast<uint16_t>(0x2000 | (get16(f, r + 8) & 0xFFF)));
+    put_u16(f, r + 8, static_cast<uint16_t>(0x2000 | (get16(f, r + 8) & 0xFFF)));
     check_error(f, r + 8, "found type 2");
   }
   {
     Bytes f = good;
-    put32(f, r, 0xF00000);
+    put_u32(f, r, 0xF00000);
     check_error(f, r + 8, "relocation site RVA 0xf00004 maps to no section");
   }
   {
     // The site maps into .reloc's raw range, but the file ends two bytes into it.
     Bytes f(good.begin(), good.begin() + r + reloc.virtual_size);
-    put32(f, r, reloc.virtual_address);
-    put16(f, r + 8, static_cast<uint16_t>(0x3000 | (reloc.virtual_size - 2)));
+    put_u32(f, r, reloc.virtual_address);
+    put_u16(f, r + 8, static_cast<uint16_t>(0x3000 | (reloc.virtual_size - 2)));
     check_error(f, r + 8, "does not have 4 bytes inside the file");
   }
 }
 
 TEST_CASE("errors: a trampoline operand that matches no import slot") {
   Bytes f = build_pharlap(sample_input());
-  put32(f, 0x200 + 106 + 2, 0x12345678);
+  put_u32(f, 0x200 + 106 + 2, 0x12345678);
   check_error(f, 0x200 + 106, "trampoline t32 0x12345678 matches no import slot");
 }
 
@@ -630,7 +626,7 @@ TEST_CASE("2000 random 32-bit header and table overwrites parse or throw InputEr
         at = std::uniform_int_distribution<size_t>(reloc, reloc + 0x20)(rng) & ~size_t{1};
     }
     const uint32_t choices[] = {value(rng), 0, 0xFFFFFFFF, 0x80000000};
-    put32(f, at, choices[special(rng)]);
+    put_u32(f, at, choices[special(rng)]);
     parse_must_not_crash(f);
   }
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_writer.h"
 #include "interp/fa/articulation.h"
 #include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
@@ -28,10 +29,6 @@ constexpr uint32_t kCodeBase = 0x1000;
 constexpr uint32_t kGlobals = 0x800000;
 constexpr uint32_t kExits = 0xA00000;
 
-void put32(std::vector<uint8_t>& v, uint32_t x) {
-  for (int i = 0; i < 4; ++i) v.push_back(static_cast<uint8_t>(x >> (8 * i)));
-}
-
 // x86 bytes at CODE offset 0, proved with a 0x1000-byte globals region and one exit page.
 std::optional<GuardProof> prove(const std::vector<uint8_t>& code) {
   GuardMemory m;
@@ -48,15 +45,15 @@ std::optional<GuardProof> prove(const std::vector<uint8_t>& code) {
 std::vector<uint8_t> guard(std::vector<uint8_t> compare, std::vector<uint8_t> tail = {}) {
   std::vector<uint8_t> c = std::move(compare);
   c.insert(c.end(), {0x75, 0x0B, 0x68});
-  put32(c, kCodeBase + 0x100);
+  append_u32(c, kCodeBase + 0x100);
   c.push_back(0x68);
-  put32(c, kExits + 0x10);
+  append_u32(c, kExits + 0x10);
   c.push_back(0xC3);
   c.insert(c.end(), tail.begin(), tail.end());
   c.push_back(0x68);
-  put32(c, kCodeBase + 0x200);
+  append_u32(c, kCodeBase + 0x200);
   c.push_back(0x68);
-  put32(c, kExits + 0x10);
+  append_u32(c, kExits + 0x10);
   c.push_back(0xC3);
   c.resize(0x300, 0xCC);
   return c;
@@ -64,7 +61,7 @@ std::vector<uint8_t> guard(std::vector<uint8_t> compare, std::vector<uint8_t> ta
 
 std::vector<uint8_t> cmp_word(uint32_t address) {
   std::vector<uint8_t> c = {0x66, 0x83, 0x3D};
-  put32(c, address);
+  append_u32(c, address);
   c.push_back(0x01);
   return c;
 }
@@ -84,18 +81,18 @@ TEST_CASE("a guard that compares globals, branches forward and re-enters is prov
   CHECK(word->pushes == 4);
   // cmp dword imm8, cmp byte, test byte, and a near jcc all qualify; the widths are the key's.
   std::vector<uint8_t> dword = {0x83, 0x3D};
-  put32(dword, kGlobals + 0x200);
+  append_u32(dword, kGlobals + 0x200);
   dword.push_back(0x00);
   const auto d = prove(guard(dword));
   REQUIRE(d);
   CHECK(d->reads[0].width == 4);
   std::vector<uint8_t> byte = {0x80, 0x3D};
-  put32(byte, kGlobals + 0x300);
+  append_u32(byte, kGlobals + 0x300);
   byte.push_back(0x00);
   REQUIRE(prove(guard(byte)));
   CHECK(prove(guard(byte))->reads[0].width == 1);
   std::vector<uint8_t> test = {0xF6, 0x05};
-  put32(test, kGlobals + 0x300);
+  append_u32(test, kGlobals + 0x300);
   test.push_back(0x04);
   CHECK(prove(guard(test)));
 }
@@ -103,8 +100,8 @@ TEST_CASE("a guard that compares globals, branches forward and re-enters is prov
 TEST_CASE("a block that could do more than compare and re-enter is not memoised") {
   // A store (mov dword [global], 1) where the jne lands.
   std::vector<uint8_t> store = {0xC7, 0x05};
-  put32(store, kGlobals + 0x100);
-  put32(store, 1);
+  append_u32(store, kGlobals + 0x100);
+  append_u32(store, 1);
   CHECK_FALSE(prove(guard(cmp_word(kGlobals + 0x100), store)));
   // A compare of CODE rather than of a global's storage.
   CHECK_FALSE(prove(guard(cmp_word(kCodeBase + 0x10))));
@@ -112,7 +109,7 @@ TEST_CASE("a block that could do more than compare and re-enter is not memoised"
   CHECK_FALSE(prove(guard(cmp_word(kGlobals + 0xFFF))));
   // A ret after a push of a CODE address: it would return into code no proof covered.
   std::vector<uint8_t> ret_into_code = {0x68};
-  put32(ret_into_code, kCodeBase + 0x100);
+  append_u32(ret_into_code, kCodeBase + 0x100);
   ret_into_code.push_back(0xC3);
   ret_into_code.resize(0x300, 0xCC);
   CHECK_FALSE(prove(ret_into_code));
@@ -128,7 +125,7 @@ TEST_CASE("a block that could do more than compare and re-enter is not memoised"
   // A guard whose jump leaves CODE.
   std::vector<uint8_t> out = cmp_word(kGlobals + 0x100);
   out.insert(out.end(), {0x0F, 0x85});
-  put32(out, 0x10000);
+  append_u32(out, 0x10000);
   out.resize(0x300, 0xC3);
   CHECK_FALSE(prove(out));
 }

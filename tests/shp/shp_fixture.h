@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_writer.h"
 #include "interp/shp/assembler.h"
 #include "interp/shp/loader.h"
 #include "interp/shp/model.h"
@@ -72,10 +73,7 @@ class ChunkBytes {
     put16(0);
     return *this;
   }
-  void put16(uint16_t v) {
-    bytes.push_back(static_cast<uint8_t>(v));
-    bytes.push_back(static_cast<uint8_t>(v >> 8));
-  }
+  void put16(uint16_t v) { append_u16(bytes, v); }
   std::vector<uint8_t> bytes;
 };
 

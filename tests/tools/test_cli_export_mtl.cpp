@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/file_io.h"
+#include "tests/fa/lib_builder.h"
 #include "tests/tools/run_cli.h"
 
 namespace tools_cli_export_mtl_tests {
@@ -37,20 +38,7 @@ std::vector<std::string> lines_starting(const std::string& text, const std::stri
 
 // A dense PIC of w x h texels (the layout `render --textures` reads), every texel `index`.
 std::vector<uint8_t> dense_pic(uint32_t w, uint32_t h, uint8_t index) {
-  std::vector<uint8_t> pic(64, 0);
-  auto put32 = [&](size_t at, uint32_t v) {
-    if (pic.size() < at + 4) pic.resize(at + 4, 0);
-    for (int i = 0; i < 4; ++i) pic[at + i] = static_cast<uint8_t>(v >> (8 * i));
-  };
-  put32(0x02, w);
-  put32(0x06, h);
-  put32(0x0A, 64);
-  put32(0x0E, w * h);
-  pic.resize(64 + w * h, index);
-  put32(0x22, static_cast<uint32_t>(pic.size()));
-  put32(0x26, 4 * h);
-  for (uint32_t y = 0; y < h; ++y) put32(pic.size(), 64 + y * w);
-  return pic;
+  return shapevm::test::build_dense_pic(w, h, std::vector<uint8_t>(w * h, index));
 }
 
 }  // namespace

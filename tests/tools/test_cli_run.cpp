@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "raster/png_io.h"
+#include "tests/fa/lib_builder.h"
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
@@ -167,19 +168,8 @@ TEST_CASE("cli render --textures: textured faces sample the PIC the TextureFile 
   ScratchDir dir;
   // A dense 64x128 PIC (header, pixels at 64, row heads) whose texels are all index 0xC8.
   const uint32_t w = 64, h = 128;
-  std::vector<uint8_t> pic(64, 0);
-  auto put32 = [&](size_t at, uint32_t v) {
-    if (pic.size() < at + 4) pic.resize(at + 4, 0);
-    for (int i = 0; i < 4; ++i) pic[at + i] = static_cast<uint8_t>(v >> (8 * i));
-  };
-  put32(0x02, w);
-  put32(0x06, h);
-  put32(0x0A, 64);
-  put32(0x0E, w * h);
-  pic.resize(64 + w * h, 0xC8);
-  put32(0x22, static_cast<uint32_t>(pic.size()));
-  put32(0x26, 4 * h);
-  for (uint32_t y = 0; y < h; ++y) put32(pic.size(), 64 + y * w);
+  const std::vector<uint8_t> pic =
+      shapevm::test::build_dense_pic(w, h, std::vector<uint8_t>(w * h, 0xC8));
   std::filesystem::create_directories(dir / "tex");
   {
     std::ofstream out(dir / "tex" / "_jet.pic",
