@@ -7,7 +7,6 @@
 #include <sstream>
 #include <string_view>
 
-#include "core/byte_writer.h"
 #include "core/file_io.h"
 #include "harness/dap_server.h"
 #include "harness/program_frame.h"
@@ -50,19 +49,9 @@ uint8_t engine_index(std::string_view name) {
 // A dense 4x4 PIC: 64-byte header, the pixels at 64, then the row heads (the layout the game's
 // files use).
 std::vector<uint8_t> small_pic() {
-  std::vector<uint8_t> b(64, 0);
-  auto u32 = [&b](size_t at, uint32_t v) { put_u32(b, at, v); };
-  u32(0x02, 4);
-  u32(0x06, 4);
-  u32(0x0A, 64);
-  u32(0x0E, 16);
-  for (uint8_t i = 0; i < 16; ++i) b.push_back(i);
-  const uint32_t heads = static_cast<uint32_t>(b.size());
-  b.resize(b.size() + 16);
-  u32(0x22, heads);
-  u32(0x26, 16);
-  for (uint32_t y = 0; y < 4; ++y) u32(heads + 4 * y, 64 + 4 * y);
-  return b;
+  std::vector<uint8_t> pixels(16);
+  for (uint8_t i = 0; i < 16; ++i) pixels[i] = i;
+  return test::build_dense_pic(4, 4, pixels);
 }
 
 class Seeds {
