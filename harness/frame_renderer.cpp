@@ -90,14 +90,25 @@ void FrameRenderer::on_face(const FaceEvent& e) {
   if (pixels_ > max_pixels_) request_stop(kBudgetPixels);
 }
 
+const raster::Texture* FrameRenderer::texture_for(std::string_view name) {
+  if (textures_)
+    if (const raster::Texture* texture = textures_(name)) return texture;
+  // The faces of a shape mostly name one texture: the set is searched when the name changes.
+  if (name != last_missing_) {
+    missing_.emplace(name);
+    last_missing_ = name;
+  }
+  return nullptr;
+}
+
 void FrameRenderer::draw_face(const FaceEvent& e) {
   if (e.corners.empty()) return;
-  if (draw_flat_in_front(e)) return;
-  const raster::Texture* texture = nullptr;
-  if (e.textured && !e.texture.empty()) {
-    if (textures_) texture = textures_(e.texture);
-    if (texture == nullptr) missing_.insert(std::string(e.texture));
-  }
+  // A face whose texture the lookup lacks is drawn flat (missing_textures() names the texture),
+  // so it may take the flat path as an untextured face does: without textures to hand (a
+  // generated corpus, a render without --textures) that is most faces of most shapes.
+  const raster::Texture* texture =
+      e.textured && !e.texture.empty() ? texture_for(e.texture) : nullptr;
+  if (texture == nullptr && draw_flat_in_front(e)) return;
   polygon_.clear();
   for (const auto& c : e.corners) {
     raster::ViewVertex v;
@@ -170,14 +181,15 @@ void FrameRenderer::draw_face(const FaceEvent& e) {
 }
 
 bool FrameRenderer::draw_flat_in_front(const FaceEvent& e) {
-  // Only a plain one-colour polygon of three or more corners, all in front of the near plane:
-  // most faces of most shapes. The general path below gives the same pixels; this one skips its
-  // copy into polygon_, its near-plane pass and its bounding-box pass, which were together about
-  // a fifth of a small face's cost, and projects into a fixed array (a vector's push_back was
-  // not inlined, and cost a twelfth).
+  // Only a plain one-colour polygon of three or more corners, all in front of the near plane
+  // (draw_face passes only faces without a texture to draw): most faces of most shapes. The
+  // general path above gives the same pixels; this one skips its copy into polygon_, its
+  // near-plane pass and its bounding-box pass, which were together about a fifth of a small
+  // face's cost, and projects into a fixed array (a vector's push_back was not inlined, and cost
+  // a twelfth).
   if (depth_ || e.shape != FaceShape::kPolygon || e.corners.size() < 3 ||
       e.corners.size() > flat_corners_.size() || !e.blend.empty() || e.fine_texcoords ||
-      e.styled() || (e.textured && !e.texture.empty())) {
+      e.styled()) {
     return false;
   }
   size_t count = 0;

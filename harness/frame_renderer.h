@@ -47,6 +47,8 @@ class FrameRenderer : public EventSink {
  private:
   // Draws a face within the budgets, adding what it covers to pixels_.
   void draw_face(const FaceEvent& e);
+  // The texture `name` (not empty) names, or nullptr with the name added to missing_.
+  const raster::Texture* texture_for(std::string_view name);
   // A plain one-colour polygon wholly in front of the near plane, drawn without the general
   // path's copies; false (nothing done) for any other face.
   bool draw_flat_in_front(const FaceEvent& e);
@@ -63,6 +65,7 @@ class FrameRenderer : public EventSink {
   TextureLookup textures_;
   std::optional<raster::DepthBuffer> depth_;
   std::set<std::string> missing_;
+  std::string last_missing_;  // the name texture_for last added to missing_ or found there
   uint64_t filled_ = 0;
   uint64_t culled_ = 0;
   uint64_t faces_seen_ = 0;

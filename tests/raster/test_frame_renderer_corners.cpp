@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <set>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/frame_renderer.h"
@@ -157,6 +160,44 @@ TEST_CASE("frame renderer: corners that differ only in depth") {
   for (const ViewPoint& p : random_pool(4, 12, 0))
     for (int32_t z : {-500, -1200, -4000, -100}) pool.push_back({p.x, p.y, z});
   check_same_pixels(faces_from(pool, 4, 300));
+}
+
+TEST_CASE("frame renderer: a face whose texture is missing draws flat and names it once") {
+  // Textured faces the lookup has no texture for, some reaching behind the near plane, among
+  // untextured ones: the same pixels as flat faces, and each name missing listed once, however
+  // the names alternate.
+  const std::vector<Face> faces = faces_from(random_pool(5, 40, 8), 5, 300);
+  const std::string_view names[] = {"_A.PIC", "_A.PIC", "_B.PIC", "", "_A.PIC", "_C.PIC"};
+  FrameSettings settings;
+  settings.focal_pixels = 240;
+  settings.near_z = 256;
+  raster::Framebuffer drawn(320, 240, 0), expected(320, 240, 0);
+  WorkLimits limits;
+  limits.pixels = uint64_t{1} << 40;
+  size_t lookups = 0;
+  const TextureLookup none = [&](std::string_view) -> const raster::Texture* {
+    ++lookups;
+    return nullptr;
+  };
+  harness::FrameRenderer renderer(drawn, settings, none, limits);
+  ReferenceCounts counts;
+  size_t textured = 0;
+  for (size_t i = 0; i < faces.size(); ++i) {
+    FaceEvent e;
+    e.color = faces[i].color;
+    e.corners = faces[i].corners;
+    e.texture = names[i % std::size(names)];
+    e.textured = i % 7 != 3;  // some faces carry a name without being textured
+    if (e.textured && !e.texture.empty()) ++textured;
+    renderer.on_face(e);
+    draw_reference(expected, settings, faces[i], counts);
+  }
+  CHECK(lookups == textured);
+  CHECK(drawn == expected);
+  CHECK(renderer.faces_filled() == counts.filled);
+  CHECK(renderer.faces_culled() == counts.culled);
+  CHECK(renderer.pixels_covered() == counts.pixels);
+  CHECK(renderer.missing_textures() == std::set<std::string>{"_A.PIC", "_B.PIC", "_C.PIC"});
 }
 
 }  // namespace raster_frame_renderer_corners_tests
