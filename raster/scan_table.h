@@ -131,10 +131,16 @@ class ChainWalker {
       current_ = next;
     }
   }
-  int64_t x() const { return x_.value(); }
-  // To `row`, the row after the last one x() was read for.
-  void advance(int64_t row) {
+  // The first row past the current edge.
+  int64_t edge_end() const { return edge_end_; }
+  // The current edge's stepper, for a caller to step through the edge's rows in its own copy
+  // and hand back with resume().
+  const EdgeStepper& stepper() const { return x_; }
+  // To `row`, the row after the last one `stepped` (the caller's copy of stepper()) was read
+  // for: one step further on the same edge, or onto the edge covering `row`.
+  void resume(const EdgeStepper& stepped, int64_t row) {
     if (row < edge_end_) {
+      x_ = stepped;
       x_.advance();
     } else {
       enter(row);
@@ -243,12 +249,21 @@ bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_be
   a.enter(first_row);
   b.enter(first_row);
   for (int64_t row = first_row;;) {
-    const int64_t xa = a.x();
-    const int64_t xb = b.x();
-    span(row, std::min(xa, xb), std::max(xa, xb));
-    if (++row == end_row) break;
-    a.advance(row);
-    b.advance(row);
+    // The rows until either side reaches a vertex, stepped in local copies: the walkers live in
+    // memory (enter() is out of line), and stepping them there put a store and a reload on each
+    // row's chain of dependent steps. (At least one row, as a walker that found no edge had.)
+    const int64_t stretch_end = std::max(std::min({a.edge_end(), b.edge_end(), end_row}), row + 1);
+    EdgeStepper xa = a.stepper();
+    EdgeStepper xb = b.stepper();
+    for (;;) {
+      span(row, std::min(xa.value(), xb.value()), std::max(xa.value(), xb.value()));
+      if (++row == stretch_end) break;
+      xa.advance();
+      xb.advance();
+    }
+    if (row >= end_row) break;
+    a.resume(xa, row);
+    b.resume(xb, row);
   }
   return true;
 }
