@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -270,6 +271,60 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   }
 }
 
+// The pixels styled_span<true, false, false, false> writes (a two-colour or see-through pattern,
+// nothing else), 16 at a time. A row's pattern repeats every four pixels, so one 16-byte lane
+// set of colours and of written pixels serves the whole span, rotated once for where it starts.
+// That kind was a third of an Apache frame's time pixel by pixel. `room`: bytes from `out` +
+// begin to the row's end, so the last part may read and write back 16 bytes when they fit.
+void patterned_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
+                    const SurfaceStyle& style) {
+  const unsigned row_bits = (static_cast<unsigned>(style.pattern) >> ((row & 3) << 2)) & 0xFu;
+  // Byte k: the pixels at x & 3 == k.
+  uint32_t colours = 0;
+  uint32_t written = 0;
+  for (unsigned k = 0; k < 4; ++k) {
+    const bool bit = ((row_bits >> k) & 1u) != 0;
+    colours |= uint32_t{bit ? style.color : style.color2} << (8 * k);
+    written |= uint32_t{bit || style.pattern_alternates ? 0xFFu : 0u} << (8 * k);
+  }
+  if (written == 0) return;
+  // Byte i: the pixel at begin + i.
+  const int phase = static_cast<int>(begin & 3) * 8;
+  colours = std::rotr(colours, phase);
+  written = std::rotr(written, phase);
+  uint8_t* at = out + begin;
+  auto count = static_cast<size_t>(end - begin);
+#if defined(__SSE2__)  // every x86-64 compiler; elsewhere the loop below does it all
+  const __m128i colour_lanes = _mm_set1_epi32(static_cast<int>(colours));
+  const __m128i written_lanes = _mm_set1_epi32(static_cast<int>(written));
+  const auto blend = [&](uint8_t* to, __m128i put) {
+    auto* lanes = reinterpret_cast<__m128i*>(to);
+    const __m128i old = _mm_loadu_si128(lanes);
+    _mm_storeu_si128(lanes,
+                     _mm_or_si128(_mm_and_si128(put, colour_lanes), _mm_andnot_si128(put, old)));
+  };
+  for (; count >= 16; count -= 16, room -= 16, at += 16) {
+    if (written == 0xFFFFFFFFu) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at), colour_lanes);
+    } else {
+      blend(at, written_lanes);
+    }
+  }
+  if (count > 0 && room >= 16) {
+    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i in_span = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(count)), lane);
+    blend(at, _mm_and_si128(in_span, written_lanes));
+    return;
+  }
+#else
+  (void)room;
+#endif
+  for (size_t i = 0; i < count; ++i) {
+    const unsigned shift = 8 * static_cast<unsigned>(i & 3);
+    if ((written >> shift) & 0xFFu) at[i] = static_cast<uint8_t>(colours >> shift);
+  }
+}
+
 // The span for each combination, indexed by patterned | textured << 1 | shaded << 2 |
 // remapped << 3.
 template <size_t... kIndex>
@@ -332,7 +387,18 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
         span_of_style(frame.row(static_cast<int>(row)), span.draw_begin, span.draw_end, row, *style,
                       unread, unread);
       };
-      if (for_each_monotone_row(polygon, clip.top, clip.bottom, styled_row)) return;
+      const auto width = static_cast<int64_t>(frame.width());
+      const auto patterned_row = [&](int64_t row, int64_t left_x, int64_t right_x) {
+        const Span span = row_span(left_x, right_x, rules, clip);
+        if (span.draw_begin >= span.draw_end) return;
+        patterned_span(frame.row(static_cast<int>(row)), span.draw_begin, span.draw_end,
+                       static_cast<size_t>(width - span.draw_begin), row, *style);
+      };
+      const bool patterned_only = span_of_style == kStyledSpans[1];
+      if (patterned_only ? for_each_monotone_row(polygon, clip.top, clip.bottom, patterned_row)
+                         : for_each_monotone_row(polygon, clip.top, clip.bottom, styled_row)) {
+        return;
+      }
     }
   }
   Scratch& work = scratch();
