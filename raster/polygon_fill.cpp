@@ -234,7 +234,11 @@ using StyledSpan = void (*)(uint8_t* out, int64_t begin, int64_t end, int64_t ro
 
 template <bool kPatterned, bool kTextured, bool kShaded, bool kRemapped>
 void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const SurfaceStyle& style,
-                 Values& value, const Values& step) {
+                 Values& stepped, const Values& steps) {
+  // Stepped in local copies: a pixel's store may alias the caller's arrays as far as the compiler
+  // knows, which kept each value in memory and put a store and a reload on every pixel's chain.
+  Values value = stepped;
+  const Values step = steps;
   const unsigned row_bits = (static_cast<unsigned>(style.pattern) >> ((row & 3) << 2)) & 0xFu;
   const Texture* texture = style.texture;
   const int64_t texture_size = kTextured ? static_cast<int64_t>(texture->pixels.size()) : 0;
@@ -269,6 +273,7 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
     if constexpr (kRemapped) colour = style.remap[out[x]];
     out[x] = colour;
   }
+  stepped = value;
 }
 
 // The pixels styled_span<true, false, false, false> writes (a two-colour or see-through pattern,
