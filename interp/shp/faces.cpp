@@ -10,12 +10,19 @@ float normal_dot(const Face& a, const Face& b) {
          a.normal[2].value() * b.normal[2].value();
 }
 
-FacePolygon single(const std::vector<Face>& faces, uint32_t i) {
+// Record i's triangle, with room for `more` corners after it (a merged fan's): the renderer
+// assembles every level's polygons each frame, and growing the corner lists one push at a time
+// took several allocations per face.
+FacePolygon single(const std::vector<Face>& faces, uint32_t i, uint64_t more = 0) {
   const Face& f = faces[i];
   FacePolygon p;
   p.first = i;
-  p.vertices = {f.vertices[0], f.vertices[1], f.vertices[2]};
-  for (size_t c = 0; c < 3; ++c) p.uv.push_back({f.u[c].value(), f.v[c].value()});
+  p.vertices.reserve(3 + more);
+  p.uv.reserve(3 + more);
+  for (size_t c = 0; c < 3; ++c) {
+    p.vertices.push_back(f.vertices[c]);
+    p.uv.push_back({f.u[c].value(), f.v[c].value()});
+  }
   p.reversed = f.has_polygon_fields() && f.polygon == 3;
   return p;
 }
@@ -25,6 +32,7 @@ FacePolygon single(const std::vector<Face>& faces, uint32_t i) {
 std::vector<FacePolygon> assemble_polygons(const Level& level) {
   const std::vector<Face>& faces = level.faces;
   std::vector<FacePolygon> out;
+  out.reserve(faces.size());
   for (uint32_t i = 0; i < faces.size(); ++i) {
     const Face& f = faces[i];
     const bool starts = i == 0 || !faces[i - 1].has_polygon_fields() || faces[i - 1].remaining == 0;
@@ -35,7 +43,7 @@ std::vector<FacePolygon> assemble_polygons(const Level& level) {
       for (uint64_t k = 1; k <= later && merge; ++k)
         merge = normal_dot(f, faces[i + k]) >= kFanMergeDot;
       if (merge) {
-        FacePolygon p = single(faces, i);
+        FacePolygon p = single(faces, i, later);
         p.records = static_cast<uint32_t>(1 + later);
         for (uint64_t k = 1; k <= later; ++k) {
           const Face& g = faces[i + k];
