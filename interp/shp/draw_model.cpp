@@ -81,6 +81,8 @@ class Drawer {
   uint32_t sequence_ = 0;
   std::set<std::string> warned_;
   std::vector<PendingFace> pending_;
+  std::vector<FaceCorner> corners_;    // draw_polygon's, reused from face to face
+  std::vector<FacePolygon> polygons_;  // draw_part's, reused from part to part
 };
 
 template <class MakeView>
@@ -227,8 +229,9 @@ void Drawer::draw_polygon(uint32_t p, uint32_t level, const Level& lv, const Fac
   }
   if (culled || hidden_cap) return;
 
-  std::vector<FaceCorner> corners;
-  corners.reserve(poly.vertices.size());
+  // The draw's one corner list, refilled per face (a list per face was an allocation per face).
+  std::vector<FaceCorner>& corners = corners_;
+  corners.clear();
   for (size_t i = 0; i < poly.vertices.size(); ++i) {
     const PartVertex& v = verts[poly.vertices[i]];
     FaceCorner c;
@@ -285,7 +288,7 @@ void Drawer::draw_polygon(uint32_t p, uint32_t level, const Level& lv, const Fac
     }
   }
   if (style.blend != Blend::kNone) {
-    defer(e, corners, texture, bias, p, level, poly.first, mode);
+    defer(e, std::vector<FaceCorner>(corners), texture, bias, p, level, poly.first, mode);
   } else {
     e.texture = texture;
     emit(e, corners);
@@ -377,7 +380,8 @@ void Drawer::draw_part(uint32_t p, const Affine& place) {
     out.normal = times(place.m, n);
     out.shade = shade_of(out.normal);
   }
-  for (const FacePolygon& poly : assemble_polygons(lv)) draw_polygon(p, level, lv, poly, verts);
+  const size_t polygons = assemble_polygons(lv, polygons_);
+  for (size_t i = 0; i < polygons; ++i) draw_polygon(p, level, lv, polygons_[i], verts);
 }
 
 RunOutcome Drawer::run() {

@@ -10,29 +10,36 @@ float normal_dot(const Face& a, const Face& b) {
          a.normal[2].value() * b.normal[2].value();
 }
 
-// Record i's triangle, with room for `more` corners after it (a merged fan's): the renderer
-// assembles every level's polygons each frame, and growing the corner lists one push at a time
-// took several allocations per face.
-FacePolygon single(const std::vector<Face>& faces, uint32_t i, uint64_t more = 0) {
+// Record i's triangle into `p`, whose lists keep their room.
+void single(const std::vector<Face>& faces, uint32_t i, FacePolygon& p) {
   const Face& f = faces[i];
-  FacePolygon p;
   p.first = i;
-  p.vertices.reserve(3 + more);
-  p.uv.reserve(3 + more);
+  p.records = 1;
+  p.vertices.clear();
+  p.uv.clear();
   for (size_t c = 0; c < 3; ++c) {
     p.vertices.push_back(f.vertices[c]);
     p.uv.push_back({f.u[c].value(), f.v[c].value()});
   }
   p.reversed = f.has_polygon_fields() && f.polygon == 3;
-  return p;
 }
 
 }  // namespace
 
 std::vector<FacePolygon> assemble_polygons(const Level& level) {
-  const std::vector<Face>& faces = level.faces;
   std::vector<FacePolygon> out;
-  out.reserve(faces.size());
+  out.resize(assemble_polygons(level, out));
+  return out;
+}
+
+size_t assemble_polygons(const Level& level, std::vector<FacePolygon>& out) {
+  const std::vector<Face>& faces = level.faces;
+  size_t count = 0;
+  // The next polygon: the first unused one of `out`, or a new one.
+  const auto next = [&]() -> FacePolygon& {
+    if (count == out.size()) out.emplace_back();
+    return out[count++];
+  };
   for (uint32_t i = 0; i < faces.size(); ++i) {
     const Face& f = faces[i];
     const bool starts = i == 0 || !faces[i - 1].has_polygon_fields() || faces[i - 1].remaining == 0;
@@ -43,21 +50,21 @@ std::vector<FacePolygon> assemble_polygons(const Level& level) {
       for (uint64_t k = 1; k <= later && merge; ++k)
         merge = normal_dot(f, faces[i + k]) >= kFanMergeDot;
       if (merge) {
-        FacePolygon p = single(faces, i, later);
+        FacePolygon& p = next();
+        single(faces, i, p);
         p.records = static_cast<uint32_t>(1 + later);
         for (uint64_t k = 1; k <= later; ++k) {
           const Face& g = faces[i + k];
           p.vertices.push_back(g.vertices[2]);
           p.uv.push_back({g.u[2].value(), g.v[2].value()});
         }
-        out.push_back(std::move(p));
         i += static_cast<uint32_t>(later);
         continue;
       }
     }
-    out.push_back(single(faces, i));
+    single(faces, i, next());
   }
-  return out;
+  return count;
 }
 
 ModeStyle mode_style(uint32_t mode) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,10 @@ inline constexpr float kFanMergeDot = 0.999f;
 // records when each one's normal lies within kFanMergeDot of its own; otherwise every record is
 // its own triangle. Strips never merge; 72-byte records are plain triangles.
 std::vector<FacePolygon> assemble_polygons(const Level& level);
+// The same into the front of `out`, returning how many: the polygons there are refilled, their
+// corner lists keeping their room, and those past the count are left for the next call. The
+// renderer assembles every part's polygons each frame; a fresh list was allocations per face.
+size_t assemble_polygons(const Level& level, std::vector<FacePolygon>& out);
 
 // What a shading mode draws (SL-18 and the fact sheet's table).
 struct ModeStyle {

@@ -124,6 +124,37 @@ TEST_CASE("SL-17: at 3 degrees the fan stays two triangles; strips never merge")
   CHECK(assemble_polygons(inner).size() == 3);
 }
 
+TEST_CASE("SL-17: polygons assembled into a reused list are the ones a fresh list gets") {
+  // The renderer refills one list part after part: a merged fan's four corners, refilled with a
+  // triangle, must become three; reversed and records must not carry over; polygons past the
+  // count stay for the next call.
+  Level strip = fan(0.0f);
+  strip.faces[0].polygon = 2;
+  strip.faces[1].polygon = 3;
+  const Level levels[] = {fan(2.0f), fan(3.0f), strip, fan(2.0f), with_faces({face(0, 1, 2)})};
+  std::vector<FacePolygon> reused;
+  for (const Level& level : levels) {
+    const size_t count = assemble_polygons(level, reused);
+    const std::vector<FacePolygon> fresh = assemble_polygons(level);
+    REQUIRE(count == fresh.size());
+    REQUIRE(reused.size() >= count);
+    for (size_t i = 0; i < count; ++i) {
+      CAPTURE(i);
+      CHECK(reused[i].first == fresh[i].first);
+      CHECK(reused[i].records == fresh[i].records);
+      CHECK(reused[i].vertices == fresh[i].vertices);
+      CHECK(reused[i].uv == fresh[i].uv);
+      CHECK(reused[i].reversed == fresh[i].reversed);
+    }
+  }
+  CHECK(reused.size() == 2);  // the most any level needed
+  CHECK(assemble_polygons(fan(2.0f), reused) == 1);
+  CHECK(reused[0].vertices.size() == 4);
+  CHECK(assemble_polygons(strip, reused) == 2);
+  CHECK(reused[0].vertices.size() == 3);
+  CHECK(reused[1].reversed);
+}
+
 TEST_CASE("SL-18: untextured modes 0 and 2 are lit in the untextured colour; 2 adds after opaque") {
   const auto tables = colour_tables(raster::default_palette());
   Level l = with_faces({face(0, 2, 1, 2), face(0, 2, 1, 0)});
