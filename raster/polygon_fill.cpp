@@ -239,38 +239,49 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   // knows, which kept each value in memory and put a store and a reload on every pixel's chain.
   Values value = stepped;
   const Values step = steps;
+  // The style's fields read once, for the same reason: each pixel's store would otherwise have
+  // them read again.
   const unsigned row_bits = (static_cast<unsigned>(style.pattern) >> ((row & 3) << 2)) & 0xFu;
+  const uint8_t colour_set = style.color;
+  const uint8_t colour_clear = style.color2;
+  const bool alternates = style.pattern_alternates;
   const Texture* texture = style.texture;
+  const bool linear = style.linear_addressing;
+  const uint8_t* texels = kTextured ? texture->pixels.data() : nullptr;
+  const int64_t texture_width = kTextured ? texture->width : 0;
   const int64_t texture_size = kTextured ? static_cast<int64_t>(texture->pixels.size()) : 0;
+  const int transparent = kTextured ? texture->transparent_index : 0;
+  const uint8_t* shade_rows = style.shade_rows.data();
   const int64_t last_shade_row =
       kShaded ? static_cast<int64_t>(style.shade_rows.size() / 256) - 1 : 0;
+  const uint8_t* remap = style.remap.data();
   for (int64_t x = begin; x < end;
        ++x, value[0] += step[0], value[1] += step[1], value[2] += step[2]) {
-    uint8_t colour = style.color;
+    uint8_t colour = colour_set;
     if constexpr (kPatterned) {
       const bool bit = ((row_bits >> (x & 3)) & 1u) != 0;
       if (!bit) {
-        if (!style.pattern_alternates) continue;
-        colour = style.color2;
+        if (!alternates) continue;
+        colour = colour_clear;
       }
     }
     if constexpr (kTextured) {
       const int64_t u = fixed_floor64(value[1]);
       const int64_t v = fixed_floor64(value[2]);
-      if (style.linear_addressing) {
-        const int64_t address = v * texture->width + u;
+      if (linear) {
+        const int64_t address = v * texture_width + u;
         if (u < 0 || v < 0 || address >= texture_size) continue;
-        colour = texture->pixels[static_cast<size_t>(address)];
+        colour = texels[static_cast<size_t>(address)];
       } else {
         colour = texture->texel_clamped(u, v);
       }
-      if (colour == texture->transparent_index) continue;
+      if (colour == transparent) continue;
     }
     if constexpr (kShaded) {
       const int64_t level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
-      colour = style.shade_rows[static_cast<size_t>(level * 256 + colour)];
+      colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
     }
-    if constexpr (kRemapped) colour = style.remap[out[x]];
+    if constexpr (kRemapped) colour = remap[out[x]];
     out[x] = colour;
   }
   stepped = value;
