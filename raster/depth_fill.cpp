@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <stdexcept>
 
@@ -45,7 +46,10 @@ int64_t wrap_or_clamp(int64_t t, int size, bool repeat) {
 }
 
 // The colour a pixel takes before blending; false when a transparent texel leaves it alone.
-inline bool source_colour(const DepthStyle& style, const int64_t* value, uint8_t& colour) {
+// Always inline: GCC kept it out of line once the fill had two instantiations, and the call made
+// the pixel's attributes live in memory (a fifth of a Starlancer model's frame).
+[[gnu::always_inline]] inline bool source_colour(const DepthStyle& style, const int64_t* value,
+                                                 uint8_t& colour) {
   colour = style.color;
   if (style.texture != nullptr) {
     const Texture& t = *style.texture;
@@ -69,8 +73,9 @@ inline bool source_colour(const DepthStyle& style, const int64_t* value, uint8_t
   return true;
 }
 
-inline void write_pixel(uint8_t* out, uint32_t* depth_row, int64_t x, uint32_t d,
-                        const DepthStyle& style, uint8_t colour) {
+[[gnu::always_inline]] inline void write_pixel(uint8_t* out, uint32_t* depth_row, int64_t x,
+                                               uint32_t d, const DepthStyle& style,
+                                               uint8_t colour) {
   if (depth_row != nullptr) {
     if (d < depth_row[x]) return;
     if (style.depth_write) depth_row[x] = d;
@@ -113,8 +118,25 @@ uint32_t depth_of(int32_t inv_w) {
   return static_cast<uint32_t>(std::max<int64_t>(clamped >> kQShift, 1));
 }
 
-void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
-                const DepthStyle& style, const FillRules& rules) {
+namespace {
+
+// (r - l) * kFixedOne / width, truncated toward zero, width > 0: in 64 bits when the product fits
+// (nearly always), since the 128-bit division is a library call several times slower.
+int64_t span_step(int64_t l, int64_t r, int64_t width) {
+  const Wide product = static_cast<Wide>(r - l) * kFixedOne;
+  if (product >= std::numeric_limits<int64_t>::min() &&
+      product <= std::numeric_limits<int64_t>::max())
+    return static_cast<int64_t>(product) / width;
+  return static_cast<int64_t>(product / width);
+}
+
+// kReference evaluates each row's attributes afresh where its edges cross it (edge_value, two
+// divisions per attribute and row) and divides in 128 bits; otherwise each side's attributes are
+// stepped down its edge with the exact steppers, which give the same values, and span_step
+// divides (fill_depth_reference is the test of both).
+template <bool kReference>
+void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
+                     const DepthStyle& style, const FillRules& rules) {
   check_depth(frame, depth);
   check_style(style);
   if (polygon.size() < 3) return;
@@ -130,6 +152,10 @@ void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVe
     work.vertex[i] = {q, p ? int64_t{polygon[i].u} * q : polygon[i].u,
                       p ? int64_t{polygon[i].v} * q : polygon[i].v, polygon[i].shade};
   }
+  // The pixels' copy of the style: read through the caller's reference, its fields would be read
+  // again after every pixel's store (which may alias them as far as the compiler knows).
+  const DepthStyle pixel_style = style;
+  [[maybe_unused]] scan::SideAttributes<kAttributes> left_side, right_side;
   for (size_t index = 0; index < work.rows.size(); ++index) {
     const scan::RowCrossings& crossings = work.rows[index];
     if (crossings.left_edge < 0) continue;
@@ -141,28 +167,53 @@ void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVe
     if (draw_begin >= draw_end) continue;
     uint8_t* out = frame.row(static_cast<int>(row));
     uint32_t* depth_row = depth != nullptr ? depth->row(static_cast<int>(row)) : nullptr;
-    const scan::Edge& left = work.edges[static_cast<size_t>(crossings.left_edge)];
-    const scan::Edge& right = work.edges[static_cast<size_t>(crossings.right_edge)];
     const int64_t width = std::max<int64_t>(crossings.right_x - crossings.left_x, kFixedOne);
     const int64_t skipped = draw_begin - span_begin;
     Attributes value{}, step{};
-    for (size_t a = 0; a < kAttributes; ++a) {
-      const int64_t l = scan::edge_value(polygon, left, work.vertex[left.top][a],
-                                         work.vertex[left.bottom][a], row);
-      const int64_t r = scan::edge_value(polygon, right, work.vertex[right.top][a],
-                                         work.vertex[right.bottom][a], row);
-      step[a] = static_cast<int64_t>(static_cast<Wide>(r - l) * kFixedOne / width);
-      value[a] = l + step[a] * skipped;
+    if constexpr (kReference) {
+      const scan::Edge& left = work.edges[static_cast<size_t>(crossings.left_edge)];
+      const scan::Edge& right = work.edges[static_cast<size_t>(crossings.right_edge)];
+      for (size_t a = 0; a < kAttributes; ++a) {
+        const int64_t l = scan::edge_value(polygon, left, work.vertex[left.top][a],
+                                           work.vertex[left.bottom][a], row);
+        const int64_t r = scan::edge_value(polygon, right, work.vertex[right.top][a],
+                                           work.vertex[right.bottom][a], row);
+        // In 128 bits throughout, as the reference for span_step's 64-bit shortcut too.
+        step[a] = static_cast<int64_t>(static_cast<Wide>(r - l) * kFixedOne / width);
+        value[a] = l + step[a] * skipped;
+      }
+    } else {
+      constexpr unsigned kEvery = (1u << kAttributes) - 1;
+      left_side.reach(polygon, work.edges, work.vertex, crossings.left_edge, row, kEvery);
+      right_side.reach(polygon, work.edges, work.vertex, crossings.right_edge, row, kEvery);
+      for (size_t a = 0; a < kAttributes; ++a) {
+        const int64_t l = left_side.values[a].value();
+        step[a] = span_step(l, right_side.values[a].value(), width);
+        value[a] = l + step[a] * skipped;
+      }
     }
     for (int64_t x = draw_begin; x < draw_end; ++x) {
       uint8_t colour = 0;
-      if (source_colour(style, value.data(), colour)) {
+      if (source_colour(pixel_style, value.data(), colour)) {
         const auto d = static_cast<uint32_t>(std::max<int64_t>(value[kDepth], 1));
-        write_pixel(out, depth_row, x, d, style, colour);
+        write_pixel(out, depth_row, x, d, pixel_style, colour);
       }
       for (size_t a = 0; a < kAttributes; ++a) value[a] += step[a];
     }
   }
+}
+
+}  // namespace
+
+void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
+                const DepthStyle& style, const FillRules& rules) {
+  fill_depth_rows<false>(frame, depth, polygon, style, rules);
+}
+
+void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
+                          std::span<const ScreenVertex> polygon, const DepthStyle& style,
+                          const FillRules& rules) {
+  fill_depth_rows<true>(frame, depth, polygon, style, rules);
 }
 
 void draw_line_depth(Framebuffer& frame, DepthBuffer* depth, const ScreenVertex& a,

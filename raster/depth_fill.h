@@ -63,6 +63,12 @@ struct DepthStyle {
 // a buffer of another size than the frame, an invalid texture or tables of the wrong size.
 void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
                 const DepthStyle& style, const FillRules& rules = {});
+// The same pixels with each row's depth, texture coordinates and shade evaluated afresh where the
+// row crosses its two edges, rather than stepped down them: the reference the tests hold
+// fill_depth to.
+void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
+                          std::span<const ScreenVertex> polygon, const DepthStyle& style,
+                          const FillRules& rules = {});
 
 // draw_line's pixels (polygon_fill.h), each tested and written like a fill's with the depth
 // interpolated from a to b; texture and shade are ignored (the style's colour is drawn).

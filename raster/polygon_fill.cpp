@@ -90,37 +90,6 @@ int64_t edge_attribute(std::span<const ScreenVertex> polygon, const Scratch& wor
                     work.vertex_attributes[edge.bottom][attribute], row);
 }
 
-// The attributes where one side of a polygon (its left or its right crossings) meets each row,
-// stepped down the edge the side is on with the x crossing's exact stepper: the same values
-// edge_attribute gives, without its division per row and attribute. Entered afresh when the side
-// moves to another edge (or a row is skipped).
-template <size_t kCount>
-struct SideAttributes {
-  int32_t edge = -1;
-  int64_t next_row = 0;
-  std::array<EdgeStepper, kCount> values{};
-
-  // To `row` on `edge_index`; only the attributes in `read` (bit a = attribute a) are kept.
-  void reach(std::span<const ScreenVertex> polygon, const Scratch& work, int32_t edge_index,
-             int64_t row, unsigned read) {
-    if (edge_index == edge && row == next_row) {
-      for (size_t a = 0; a < kCount; ++a)
-        if ((read >> a) & 1u) values[a].advance();
-    } else {
-      edge = edge_index;
-      const Edge& e = work.edges[static_cast<size_t>(edge_index)];
-      const int64_t offset = row * kFixedOne - polygon[e.top].y;
-      const int64_t height = static_cast<int64_t>(polygon[e.bottom].y) - polygon[e.top].y;
-      for (size_t a = 0; a < kCount; ++a) {
-        if (((read >> a) & 1u) == 0) continue;
-        const int64_t top = work.vertex_attributes[e.top][a];
-        values[a] = EdgeStepper(top, work.vertex_attributes[e.bottom][a] - top, offset, height);
-      }
-    }
-    next_row = row + 1;
-  }
-};
-
 // Per-pixel increment of an attribute across a span of `width` (16.16, >= one pixel).
 template <FillMode kMode>
 int64_t span_step(int64_t delta, int64_t width) {
@@ -458,8 +427,10 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
           value[a] = left + step[a] * skipped;
         }
       } else {
-        left_side.reach(polygon, work, crossings.left_edge, row, attributes_read);
-        right_side.reach(polygon, work, crossings.right_edge, row, attributes_read);
+        left_side.reach(polygon, work.edges, work.vertex_attributes, crossings.left_edge, row,
+                        attributes_read);
+        right_side.reach(polygon, work.edges, work.vertex_attributes, crossings.right_edge, row,
+                         attributes_read);
         for (size_t a = 0; a < kAttributes; ++a) {
           if (((attributes_read >> a) & 1u) == 0) continue;
           const int64_t left = left_side.values[a].value();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -281,6 +282,40 @@ inline int64_t edge_value(std::span<const ScreenVertex> polygon, const Edge& edg
   const int64_t height = static_cast<int64_t>(polygon[edge.bottom].y) - polygon[edge.top].y;
   return a0 + mul_div_floor(a1 - a0, offset, height);
 }
+
+// The attributes where one side of a polygon (its left or its right crossings) meets each row,
+// stepped down the edge the side is on with the x crossing's exact stepper: the same values
+// edge_value gives, without its division per row and attribute. Entered afresh when the side
+// moves to another edge (or a row is skipped).
+template <size_t kCount>
+struct SideAttributes {
+  int32_t edge = -1;
+  int64_t next_row = 0;
+  std::array<EdgeStepper, kCount> values{};
+
+  // To `row` on `edges[edge_index]`, whose vertices' attributes are `vertex_attributes[i][a]`;
+  // only the attributes in `read` (bit a = attribute a) are kept.
+  template <typename VertexAttributes>
+  void reach(std::span<const ScreenVertex> polygon, std::span<const Edge> edges,
+             const VertexAttributes& vertex_attributes, int32_t edge_index, int64_t row,
+             unsigned read) {
+    if (edge_index == edge && row == next_row) {
+      for (size_t a = 0; a < kCount; ++a)
+        if ((read >> a) & 1u) values[a].advance();
+    } else {
+      edge = edge_index;
+      const Edge& e = edges[static_cast<size_t>(edge_index)];
+      const int64_t offset = row * kFixedOne - polygon[e.top].y;
+      const int64_t height = static_cast<int64_t>(polygon[e.bottom].y) - polygon[e.top].y;
+      for (size_t a = 0; a < kCount; ++a) {
+        if (((read >> a) & 1u) == 0) continue;
+        const int64_t top = vertex_attributes[e.top][a];
+        values[a] = EdgeStepper(top, vertex_attributes[e.bottom][a] - top, offset, height);
+      }
+    }
+    next_row = row + 1;
+  }
+};
 
 // The rectangle a fill may write: the frame, narrowed by the rules' clip when they give one.
 inline ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {

@@ -3,6 +3,7 @@
 // blend tables, lines through the buffer, and the same scan conversion as the painter's fills.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "harness/frame_renderer.h"
 #include "raster/depth_fill.h"
 #include "raster/polygon_fill.h"
+#include "raster/texture.h"
+#include "tests/support/lcg.h"
 
 namespace raster_raster_depth_tests {
 
@@ -156,6 +159,72 @@ TEST_CASE("depth fill: textures repeat or clamp, shade rows apply, transparent t
   frame.clear(0);
   fill_depth(frame, nullptr, row, s);
   CHECK(frame.at(0, 0) == 103);
+}
+
+TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direct evaluation") {
+  // fill_depth steps each side's attributes down its edge; the reference evaluates them afresh
+  // on every row. Random polygons (some crossing the frame's edges, some rows clipped), depths,
+  // texture coordinates and shades, through every style option, over a buffer of random depths.
+  shapevm::testing::Lcg rng{20261206};
+  std::array<uint8_t, 256 * 4> shade_table{};
+  for (auto& e : shade_table) e = static_cast<uint8_t>(rng.next());
+  std::vector<uint8_t> blend(65536);
+  for (auto& e : blend) e = static_cast<uint8_t>(rng.next());
+  Texture texture;
+  texture.width = 13;
+  texture.height = 9;
+  for (int i = 0; i < texture.width * texture.height; ++i)
+    texture.pixels.push_back(static_cast<uint8_t>(rng.between(0, 5) == 0 ? 0xFF : rng.next()));
+  long changed = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    CAPTURE(trial);
+    std::vector<ScreenVertex> polygon(static_cast<size_t>(rng.between(3, 6)));
+    for (auto& v : polygon) {
+      v.x = rng.between(-20, 100) * kFixedOne + rng.between(0, kFixedOne - 1);
+      v.y = rng.between(-20, 80) * kFixedOne + rng.between(0, kFixedOne - 1);
+      v.inv_w = rng.between(1, kInvWOne);
+      v.u = rng.between(-30, 60) * kFixedOne + rng.between(0, kFixedOne - 1);
+      v.v = rng.between(-30, 60) * kFixedOne + rng.between(0, kFixedOne - 1);
+      v.shade = rng.between(-1, 5) * kFixedOne + rng.between(0, kFixedOne - 1);
+    }
+    DepthStyle style;
+    style.color = static_cast<uint8_t>(rng.next());
+    if (rng.between(0, 2) != 0) style.texture = &texture;
+    style.perspective = rng.between(0, 1) == 1;
+    style.repeat = rng.between(0, 1) == 1;
+    if (rng.between(0, 1) == 1) style.shade_rows = shade_table;
+    if (rng.between(0, 2) == 0) style.blend = blend;
+    style.depth_write = rng.between(0, 3) != 0;
+    FillRules rules;
+    rules.no_overlap = rng.between(0, 1) == 1;
+    if (rng.between(0, 2) == 0) {
+      const int left = rng.between(0, 50), top = rng.between(0, 40);
+      rules.clip = ClipRect{left, top, left + rng.between(0, 40), top + rng.between(0, 30)};
+    }
+    Framebuffer frame(80, 64, 0);
+    DepthBuffer stepped_depth(80, 64), reference_depth(80, 64);
+    for (int y = 0; y < 64; ++y) {
+      for (int x = 0; x < 80; ++x) {
+        frame.row(y)[x] = static_cast<uint8_t>(rng.next());
+        const uint32_t d = rng.between(0, 3) == 0 ? 0 : rng.next() >> 4;
+        stepped_depth.row(y)[x] = reference_depth.row(y)[x] = d;
+      }
+    }
+    const bool tested = rng.between(0, 3) != 0;
+    Framebuffer stepped = frame, reference = frame;
+    fill_depth(stepped, tested ? &stepped_depth : nullptr, polygon, style, rules);
+    fill_depth_reference(reference, tested ? &reference_depth : nullptr, polygon, style, rules);
+    long differing = 0;
+    for (int y = 0; y < 64; ++y) {
+      for (int x = 0; x < 80; ++x) {
+        differing += stepped.at(x, y) != reference.at(x, y) ? 1 : 0;
+        differing += stepped_depth.at(x, y) != reference_depth.at(x, y) ? 1 : 0;
+        changed += reference.at(x, y) != frame.at(x, y) ? 1 : 0;
+      }
+    }
+    CHECK(differing == 0);
+  }
+  CHECK(changed > 200000);  // the fills drew: the comparison is not of untouched frames
 }
 
 TEST_CASE("depth lines: hidden behind a nearer face, drawn in front of a farther one") {
