@@ -14,6 +14,7 @@
 #include "interp/common/registry.h"
 #include "raster/png_io.h"
 #include "tests/fa/lib_builder.h"
+#include "tests/fa/pic_builder.h"
 
 namespace shapevm::fuzzing {
 namespace {

@@ -1,7 +1,7 @@
-// Test tools for the Fighters Anthology files: build EALIB files, DCL ("implode") streams and
-// dense PIC images in memory, so tests can make any library, valid or deliberately broken, without
-// binary fixtures. Not production code: the encoder favours being obviously right over
-// compressing well.
+// Test tools for the Fighters Anthology files: build EALIB files and DCL ("implode") streams in
+// memory, so tests can make any library, valid or deliberately broken, without binary fixtures
+// (tests/fa/pic_builder.h does the same for PIC images). Not production code: the encoder favours
+// being obviously right over compressing well.
 #pragma once
 
 #include <cstddef>
@@ -76,15 +76,5 @@ constexpr size_t ealib_offset_field_at(size_t index) {
   return ealib_entry_at(index) + 0x0E;
 }
 uint32_t read_u32(const std::vector<uint8_t>& bytes, size_t at);
-
-// ---- PIC ----
-
-// A dense PIC, laid out as the game's files are and as `render --textures` reads them: the
-// 64-byte header (type 0, width, height, the pixels' offset 64 and size, the row heads' offset and
-// size), the pixels, one row head per row (the offset of its first pixel), then the 6-bit palette
-// when one is given (its offset and size in the header). The span fields stay zero.
-std::vector<uint8_t> build_dense_pic(uint32_t width, uint32_t height,
-                                     std::span<const uint8_t> pixels,
-                                     std::span<const uint8_t> palette6 = {});
 
 }  // namespace shapevm::test

@@ -11,7 +11,7 @@
 #include "interp/fa/palette_pal.h"
 #include "interp/fa/pic.h"
 #include "raster/polygon_fill.h"
-#include "tests/fa/lib_builder.h"
+#include "tests/fa/pic_builder.h"
 
 namespace fa_pal_pic_tests {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "core/file_io.h"
-#include "tests/fa/lib_builder.h"
+#include "tests/fa/pic_builder.h"
 #include "tests/tools/run_cli.h"
 
 namespace tools_cli_export_mtl_tests {

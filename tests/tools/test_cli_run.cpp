@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "raster/png_io.h"
-#include "tests/fa/lib_builder.h"
+#include "tests/fa/pic_builder.h"
 #include "tests/tools/json_lines.h"
 #include "tests/tools/run_cli.h"
 
