@@ -4,14 +4,13 @@ namespace shapevm::harness {
 
 std::shared_ptr<const raster::IndexedImage> read_capture(const RegressCase& c,
                                                          const raster::Palette& palette) {
-  auto image = std::make_shared<raster::IndexedImage>();
+  // Made from what was read: a default image would first fill a 640x480 frame of its own.
   if (c.capture_format == CaptureFormat::kRaw) {
-    image->frame = raster::read_raw_indexed(c.capture, c.width, c.height);
-    image->palette = palette;  // a raw capture has no palette: ours stands for it
-  } else {
-    *image = raster::read_png(c.capture, &palette);
+    // A raw capture has no palette: ours stands for it.
+    return std::make_shared<raster::IndexedImage>(
+        raster::IndexedImage{raster::read_raw_indexed(c.capture, c.width, c.height), palette});
   }
-  return image;
+  return std::make_shared<raster::IndexedImage>(raster::read_png(c.capture, &palette));
 }
 
 CaptureCache::CaptureCache(const std::vector<const RegressCase*>& cases) {

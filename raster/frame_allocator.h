@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <utility>
 
 namespace shapevm::raster {
 
@@ -49,6 +50,17 @@ struct FrameAllocator {
       return;
     }
     ::operator delete(p, std::align_val_t(kFrameAlignment));
+  }
+  // A pixel constructed without a value keeps whatever the block holds, so that a frame a
+  // decoder is about to overwrite whole is not filled first (Framebuffer::for_overwrite); every
+  // other construction is the ordinary one.
+  template <typename U>
+  void construct(U* at) noexcept {
+    ::new (static_cast<void*>(at)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* at, Args&&... args) {
+    ::new (static_cast<void*>(at)) U(std::forward<Args>(args)...);
   }
   template <typename U>
   bool operator==(const FrameAllocator<U>&) const {

@@ -12,15 +12,31 @@ ClipRect ClipRect::intersect(const ClipRect& other) const {
           std::min(bottom, other.bottom)};
 }
 
-Framebuffer::Framebuffer(int width, int height, uint8_t fill) : width_(width), height_(height) {
+void Framebuffer::check_size(int width, int height) {
   if (width < 1 || height < 1 || width > kMaxDimension || height > kMaxDimension) {
     throw std::invalid_argument(fmt::format("framebuffer size {}x{}: each side must be 1..{}",
                                             width, height, kMaxDimension));
   }
+}
+
+Framebuffer::Framebuffer(int width, int height, uint8_t fill) : width_(width), height_(height) {
+  check_size(width, height);
   pixels_.assign(static_cast<size_t>(width) * static_cast<size_t>(height), fill);
   cleared_ = fill;
   dirty_top_ = height_;
   dirty_bottom_ = 0;
+}
+
+Framebuffer::Framebuffer(int width, int height, Unset) : width_(width), height_(height) {
+  check_size(width, height);
+  pixels_.resize(static_cast<size_t>(width) * static_cast<size_t>(height));
+  // Every row counts as written: the next clear fills the whole frame.
+  dirty_top_ = 0;
+  dirty_bottom_ = height_;
+}
+
+Framebuffer Framebuffer::for_overwrite(int width, int height) {
+  return Framebuffer(width, height, Unset{});
 }
 
 void Framebuffer::clear(uint8_t index) {

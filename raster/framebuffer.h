@@ -37,6 +37,10 @@ class Framebuffer {
   Framebuffer() : Framebuffer(640, 480) {}
   // Throws std::invalid_argument unless 1 <= width, height <= kMaxDimension.
   Framebuffer(int width, int height, uint8_t fill = 0);
+  // A frame whose pixels hold no set value yet, for a writer that gives every one of them a value
+  // before any is read (the image decoders): filling a 640x480 frame first, only to overwrite it,
+  // was a tenth of a regress case. Throws as the constructor does.
+  static Framebuffer for_overwrite(int width, int height);
 
   int width() const { return width_; }
   int height() const { return height_; }
@@ -83,6 +87,9 @@ class Framebuffer {
   }
 
  private:
+  struct Unset {};
+  Framebuffer(int width, int height, Unset);
+  static void check_size(int width, int height);
   void check(int x, int y) const;
   [[noreturn]] void throw_outside(int x, int y) const;
   void touch(int y) {

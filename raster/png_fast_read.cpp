@@ -174,8 +174,9 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) 
       in_used != stream.size() || out_made != filtered.size())
     return std::nullopt;
 
-  IndexedImage image{Framebuffer(static_cast<int>(width), static_cast<int>(height)), Palette{},
-                     static_cast<int>(plte_entries)};
+  // Every row is unfiltered into the frame below, or the image is dropped.
+  IndexedImage image{Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height)),
+                     Palette{}, static_cast<int>(plte_entries)};
   const std::span<uint8_t> pixels = image.frame.pixels();
   uint8_t highest = 0;
   for (size_t y = 0; y < height; ++y) {

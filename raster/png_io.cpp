@@ -269,7 +269,7 @@ Framebuffer read_raw_indexed(const std::filesystem::path& path, int width, int h
                      fmt::format("expected exactly {} bytes for a raw {}x{} 8-bit frame, got {}",
                                  expected, width, height, bytes.size()));
   }
-  Framebuffer frame(width, height);
+  Framebuffer frame = Framebuffer::for_overwrite(width, height);
   std::copy(bytes.begin(), bytes.end(), frame.pixels().begin());
   return frame;
 }

@@ -99,6 +99,27 @@ TEST_CASE("a freed frame's block serves the thread's next frame of its size, fil
   CHECK(all_equal(small, 1));
 }
 
+TEST_CASE("a frame made for overwriting is filled whole by its first clear") {
+  // for_overwrite sets no pixel: here it takes the kept block of a frame filled with 9.
+  const uint8_t* block = nullptr;
+  {
+    Framebuffer earlier(640, 480, 9);
+    block = earlier.pixels().data();
+  }
+  Framebuffer frame = Framebuffer::for_overwrite(640, 480);
+  const Framebuffer& read = frame;         // read without marking every row written
+  REQUIRE(read.pixels().data() == block);  // the kept block, still holding the 9s
+  CHECK(frame.width() == 640);
+  CHECK(frame.height() == 480);
+  // Nothing is known of its pixels, so a clear to 0 (the index a new frame starts at) must
+  // fill every row, not only rows written since.
+  frame.clear(0);
+  CHECK(all_equal(frame, 0));
+  CHECK_THROWS_AS(Framebuffer::for_overwrite(0, 480), std::invalid_argument);
+  CHECK_THROWS_AS(Framebuffer::for_overwrite(640, Framebuffer::kMaxDimension + 1),
+                  std::invalid_argument);
+}
+
 TEST_CASE("a thread's kept frame block is freed when the thread ends") {
   // Under the sanitizer build, a block left behind is reported as a leak at exit.
   std::thread worker([] {
