@@ -46,16 +46,17 @@ int64_t wrap_or_clamp(int64_t t, int size, bool repeat) {
 }
 
 // The colour a pixel takes before blending; false when a transparent texel leaves it alone.
-// Always inline: GCC kept it out of line once the fill had two instantiations, and the call made
-// the pixel's attributes live in memory (a fifth of a Starlancer model's frame).
-[[gnu::always_inline]] inline bool source_colour(const DepthStyle& style, const int64_t* value,
+// The pixel's depth (1/w), u and v (times 1/w when perspective) and shade come as scalars, so the
+// pixel loop keeps them in registers (held in an array, they were stored and read back on every
+// pixel). Always inline: GCC kept it out of line once the fill had two instantiations.
+[[gnu::always_inline]] inline bool source_colour(const DepthStyle& style, int64_t depth_q,
+                                                 int64_t u, int64_t v, int64_t shade,
                                                  uint8_t& colour) {
   colour = style.color;
   if (style.texture != nullptr) {
     const Texture& t = *style.texture;
-    int64_t u = value[kU], v = value[kV];
     if (style.perspective) {
-      const int64_t q = std::max<int64_t>(value[kDepth], 1);
+      const int64_t q = std::max<int64_t>(depth_q, 1);
       u /= q;
       v /= q;
     }
@@ -67,7 +68,7 @@ int64_t wrap_or_clamp(int64_t t, int size, bool repeat) {
   }
   if (!style.shade_rows.empty()) {
     const int64_t rows = static_cast<int64_t>(style.shade_rows.size() / 256);
-    const int64_t level = std::clamp<int64_t>(fixed_floor64(value[kShade]), 0, rows - 1);
+    const int64_t level = std::clamp<int64_t>(fixed_floor64(shade), 0, rows - 1);
     colour = style.shade_rows[static_cast<size_t>(level * 256 + colour)];
   }
   return true;
@@ -192,13 +193,17 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
         value[a] = l + step[a] * skipped;
       }
     }
+    int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
     for (int64_t x = draw_begin; x < draw_end; ++x) {
       uint8_t colour = 0;
-      if (source_colour(pixel_style, value.data(), colour)) {
-        const auto d = static_cast<uint32_t>(std::max<int64_t>(value[kDepth], 1));
+      if (source_colour(pixel_style, depth_q, u, v, shade, colour)) {
+        const auto d = static_cast<uint32_t>(std::max<int64_t>(depth_q, 1));
         write_pixel(out, depth_row, x, d, pixel_style, colour);
       }
-      for (size_t a = 0; a < kAttributes; ++a) value[a] += step[a];
+      depth_q += step[kDepth];
+      u += step[kU];
+      v += step[kV];
+      shade += step[kShade];
     }
   }
 }
