@@ -379,6 +379,7 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
         patterned_span(frame.row(static_cast<int>(row)), span.draw_begin, span.draw_end,
                        static_cast<size_t>(width - span.draw_begin), row, *style);
       };
+      // kStyledSpans[1]: patterned, and neither textured, shaded nor remapped.
       const bool patterned_only = span_of_style == kStyledSpans[1];
       if (patterned_only ? for_each_monotone_row(polygon, clip.top, clip.bottom, patterned_row)
                          : for_each_monotone_row(polygon, clip.top, clip.bottom, styled_row)) {

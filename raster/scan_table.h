@@ -252,7 +252,8 @@ bool for_each_monotone_row(std::span<const ScreenVertex> polygon, int64_t row_be
   for (int64_t row = first_row;;) {
     // The rows until either side reaches a vertex, stepped in local copies: the walkers live in
     // memory (enter() is out of line), and stepping them there put a store and a reload on each
-    // row's chain of dependent steps. (At least one row, as a walker that found no edge had.)
+    // row's chain of dependent steps. At least one row: a walker that found no edge (its edge
+    // end behind the row) is entered again on every row, as it was when each row stepped both.
     const int64_t stretch_end = std::max(std::min({a.edge_end(), b.edge_end(), end_row}), row + 1);
     EdgeStepper xa = a.stepper();
     EdgeStepper xb = b.stepper();
