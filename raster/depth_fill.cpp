@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <limits>
 #include <new>
 #include <stdexcept>
 
@@ -121,20 +120,10 @@ uint32_t depth_of(int32_t inv_w) {
 
 namespace {
 
-// (r - l) * kFixedOne / width, truncated toward zero, width > 0: in 64 bits when the product fits
-// (nearly always), since the 128-bit division is a library call several times slower.
-int64_t span_step(int64_t l, int64_t r, int64_t width) {
-  const Wide product = static_cast<Wide>(r - l) * kFixedOne;
-  if (product >= std::numeric_limits<int64_t>::min() &&
-      product <= std::numeric_limits<int64_t>::max())
-    return static_cast<int64_t>(product) / width;
-  return static_cast<int64_t>(product / width);
-}
-
 // kReference evaluates each row's attributes afresh where its edges cross it (edge_value, two
 // divisions per attribute and row) and divides in 128 bits; otherwise each side's attributes are
-// stepped down its edge with the exact steppers, which give the same values, and span_step
-// divides (fill_depth_reference is the test of both).
+// stepped down its edge with the exact steppers, which give the same values, and the gradients
+// divide through scan::divide_truncating (fill_depth_reference is the test of both).
 template <bool kReference>
 void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
                      const DepthStyle& style, const FillRules& rules) {
@@ -179,7 +168,7 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
                                            work.vertex[left.bottom][a], row);
         const int64_t r = scan::edge_value(polygon, right, work.vertex[right.top][a],
                                            work.vertex[right.bottom][a], row);
-        // In 128 bits throughout, as the reference for span_step's 64-bit shortcut too.
+        // In 128 bits throughout, as the reference for divide_truncating's 64-bit shortcut too.
         step[a] = static_cast<int64_t>(static_cast<Wide>(r - l) * kFixedOne / width);
         value[a] = l + step[a] * skipped;
       }
@@ -189,7 +178,8 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
       right_side.reach(polygon, work.edges, work.vertex, crossings.right_edge, row, kEvery);
       for (size_t a = 0; a < kAttributes; ++a) {
         const int64_t l = left_side.values[a].value();
-        step[a] = span_step(l, right_side.values[a].value(), width);
+        step[a] = scan::divide_truncating(
+            static_cast<Wide>(right_side.values[a].value() - l) * kFixedOne, width);
         value[a] = l + step[a] * skipped;
       }
     }

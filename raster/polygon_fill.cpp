@@ -96,7 +96,7 @@ int64_t span_step(int64_t delta, int64_t width) {
   if constexpr (kMode == FillMode::kPerspective) {
     // 1/w, u/w, v/w are not 16.16 values; they are bounded (see kPerspectiveQShift) and stepped
     // in 64 bits. Truncation toward zero, like the 16.16 case.
-    return static_cast<int64_t>(static_cast<Wide>(delta) * kFixedOne / width);
+    return divide_truncating(static_cast<Wide>(delta) * kFixedOne, width);
   } else {
     // A 16.16 gradient as the engine computes it: a 32-bit quotient that saturates to
     // +-0x70000000 on overflow.
@@ -118,6 +118,22 @@ inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
   return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
 }
 
+#if defined(__SSE2__)
+// Lanes 0 .. count - 1 set, the others clear (count <= 16).
+inline __m128i first_lanes(size_t count) {
+  const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  return _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(count)), lane);
+}
+
+// The 16 bytes from `at`: where `put` is set they take `colours`' byte, elsewhere they keep
+// their own (read and written back).
+inline void blend_16(uint8_t* at, __m128i put, __m128i colours) {
+  auto* lanes = reinterpret_cast<__m128i*>(at);
+  const __m128i old = _mm_loadu_si128(lanes);
+  _mm_storeu_si128(lanes, _mm_or_si128(_mm_and_si128(put, colours), _mm_andnot_si128(put, old)));
+}
+#endif
+
 // `count` >= 1 bytes of `color` from `out`, where the row has `room` >= count bytes from `out` to
 // its end. Most rows of most faces are short (in a generated corpus, three in five spans are 16
 // pixels or fewer), and a library memset call costs more than the row's stores: up to 32 bytes are
@@ -128,12 +144,7 @@ inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
 inline void fill_bytes(uint8_t* out, size_t count, size_t room, uint8_t color) {
 #if defined(__SSE2__)  // every x86-64 compiler; elsewhere the stores below do it all
   if (count <= 16 && room >= 16) {
-    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m128i put = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(count)), lane);
-    auto* at = reinterpret_cast<__m128i*>(out);
-    const __m128i old = _mm_loadu_si128(at);
-    const __m128i fill = _mm_set1_epi8(static_cast<char>(color));
-    _mm_storeu_si128(at, _mm_or_si128(_mm_and_si128(put, fill), _mm_andnot_si128(put, old)));
+    blend_16(out, first_lanes(count), _mm_set1_epi8(static_cast<char>(color)));
     return;
   }
 #else
@@ -282,23 +293,15 @@ void patterned_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64
 #if defined(__SSE2__)  // every x86-64 compiler; elsewhere the loop below does it all
   const __m128i colour_lanes = _mm_set1_epi32(static_cast<int>(colours));
   const __m128i written_lanes = _mm_set1_epi32(static_cast<int>(written));
-  const auto blend = [&](uint8_t* to, __m128i put) {
-    auto* lanes = reinterpret_cast<__m128i*>(to);
-    const __m128i old = _mm_loadu_si128(lanes);
-    _mm_storeu_si128(lanes,
-                     _mm_or_si128(_mm_and_si128(put, colour_lanes), _mm_andnot_si128(put, old)));
-  };
   for (; count >= 16; count -= 16, room -= 16, at += 16) {
     if (written == 0xFFFFFFFFu) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(at), colour_lanes);
     } else {
-      blend(at, written_lanes);
+      blend_16(at, written_lanes, colour_lanes);
     }
   }
   if (count > 0 && room >= 16) {
-    const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m128i in_span = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(count)), lane);
-    blend(at, _mm_and_si128(in_span, written_lanes));
+    blend_16(at, _mm_and_si128(first_lanes(count), written_lanes), colour_lanes);
     return;
   }
 #else

@@ -33,6 +33,16 @@ struct RowCrossings {
   int32_t right_edge;
 };
 
+// numerator / denominator truncated toward zero, denominator > 0, as an int64_t: in 64 bits
+// when the numerator fits (nearly always), since the 128-bit division is a library call several
+// times slower.
+inline int64_t divide_truncating(Wide numerator, int64_t denominator) {
+  if (numerator >= std::numeric_limits<int64_t>::min() &&
+      numerator <= std::numeric_limits<int64_t>::max())
+    return static_cast<int64_t>(numerator) / denominator;
+  return static_cast<int64_t>(numerator / denominator);
+}
+
 // floor(numerator / denominator) split into quotient and a remainder in [0, denominator);
 // denominator > 0.
 inline void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient,
