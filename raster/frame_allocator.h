@@ -25,6 +25,26 @@ void* take_kept_frame_block(size_t bytes);
 // freeing the block kept before; frees it at once when the thread is ending.
 void keep_frame_block(void* block, size_t bytes);
 
+// What a frame's block holds, as the frame knew it when it was freed: `value` in every pixel of a
+// width x height frame outside rows [dirty_top, dirty_bottom).
+//
+// Why: a run over many shapes makes a fresh frame for each, filled whole, in the block the last
+// frame left, of which it had written only some rows; a frame that knows which can fill those
+// rows alone (Framebuffer's constructor).
+struct FrameContents {
+  int width = 0;
+  int height = 0;
+  uint8_t value = 0;
+  int dirty_top = 0;
+  int dirty_bottom = 0;
+};
+// Called by a frame just before its block is freed: when the block is kept, these contents go
+// with it. A block freed without this call is kept with its contents unknown.
+void note_frame_contents(const void* block, const FrameContents& contents);
+// The contents of `block` if it is the kept block the calling thread's last frame allocation
+// took and they were noted, else null; asked once, right after that allocation (later, null).
+const FrameContents* recall_frame_contents(const void* block);
+
 template <typename T>
 struct FrameAllocator {
   using value_type = T;
@@ -39,8 +59,9 @@ struct FrameAllocator {
 
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
-    if (bytes >= kKeptFrameMinBytes)
-      if (void* kept = take_kept_frame_block(bytes)) return static_cast<T*>(kept);
+    // Asked for every size: a block of a size never kept is not found, and the question also
+    // forgets the contents of the block taken by the allocation before.
+    if (void* kept = take_kept_frame_block(bytes)) return static_cast<T*>(kept);
     return static_cast<T*>(::operator new(bytes, std::align_val_t(kFrameAlignment)));
   }
   void deallocate(T* p, size_t n) {

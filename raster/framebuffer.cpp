@@ -21,10 +21,28 @@ void Framebuffer::check_size(int width, int height) {
 
 Framebuffer::Framebuffer(int width, int height, uint8_t fill) : width_(width), height_(height) {
   check_size(width, height);
-  pixels_.assign(static_cast<size_t>(width) * static_cast<size_t>(height), fill);
+  const size_t stride = static_cast<size_t>(width);
+  pixels_.resize(stride * static_cast<size_t>(height));  // pixels without a value yet
+  // A kept block that held this size of frame, cleared to `fill` but for some rows the last
+  // frame wrote, needs only those rows filled: a fresh frame for every shape of a corpus was
+  // otherwise one whole fill per shape.
+  const FrameContents* before = recall_frame_contents(pixels_.data());
+  if (before != nullptr && before->width == width && before->height == height &&
+      before->value == fill) {
+    if (before->dirty_top < before->dirty_bottom)
+      std::fill(pixels_.begin() + static_cast<ptrdiff_t>(stride * before->dirty_top),
+                pixels_.begin() + static_cast<ptrdiff_t>(stride * before->dirty_bottom), fill);
+  } else {
+    std::fill(pixels_.begin(), pixels_.end(), fill);
+  }
   cleared_ = fill;
   dirty_top_ = height_;
   dirty_bottom_ = 0;
+}
+
+Framebuffer::~Framebuffer() {
+  if (pixels_.size() >= kKeptFrameMinBytes)
+    note_frame_contents(pixels_.data(), {width_, height_, cleared_, dirty_top_, dirty_bottom_});
 }
 
 Framebuffer::Framebuffer(int width, int height, Unset) : width_(width), height_(height) {

@@ -37,6 +37,12 @@ class Framebuffer {
   Framebuffer() : Framebuffer(640, 480) {}
   // Throws std::invalid_argument unless 1 <= width, height <= kMaxDimension.
   Framebuffer(int width, int height, uint8_t fill = 0);
+  // Leaves what its block holds to the next frame made in it (raster/frame_allocator.h).
+  ~Framebuffer();
+  Framebuffer(const Framebuffer&) = default;
+  Framebuffer(Framebuffer&&) = default;
+  Framebuffer& operator=(const Framebuffer&) = default;
+  Framebuffer& operator=(Framebuffer&&) = default;
   // A frame whose pixels hold no set value yet, for a writer that gives every one of them a value
   // before any is read (the image decoders): filling a 640x480 frame first, only to overwrite it,
   // was a tenth of a regress case. Throws as the constructor does.

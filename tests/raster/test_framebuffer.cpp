@@ -1,5 +1,6 @@
-// The framebuffer's clear refills only the rows written since the last clear to the same index;
-// every way of writing a pixel must count, or a clear would leave a stale pixel behind.
+// The framebuffer's clear refills only the rows written since the last clear to the same index,
+// and a new frame in a kept block only the rows its last frame wrote; every way of writing a
+// pixel must count, or a stale pixel would be left behind.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -97,6 +98,73 @@ TEST_CASE("a freed frame's block serves the thread's next frame of its size, fil
   CHECK(all_equal(copy, 3));
   Framebuffer small(320, 200, 1);
   CHECK(all_equal(small, 1));
+}
+
+TEST_CASE("a fresh frame in a kept block fills the rows the block's last frame wrote") {
+  // The last frame's rows 100..109 were written; it also leaves a 7 in row 300, outside what it
+  // declared (no writer may do that), to show which rows the next frame fills.
+  const auto leave_frame = [](int width, int height, uint8_t fill) {
+    Framebuffer earlier(width, height, fill);
+    uint8_t* rows = earlier.rows_for_writing(100, 110);
+    rows[0] = 9;
+    rows[9 * width + width - 1] = 9;
+    rows[200 * width + 5] = 7;  // row 300
+    const Framebuffer& read = earlier;
+    return read.pixels().data();
+  };
+  SUBCASE("the same size and fill: only the written rows are filled again") {
+    const uint8_t* block = leave_frame(640, 480, 0);
+    Framebuffer frame(640, 480, 0);
+    const Framebuffer& read = frame;
+    REQUIRE(read.pixels().data() == block);
+    CHECK(read.at(0, 100) == 0);
+    CHECK(read.at(639, 109) == 0);
+    CHECK(read.at(5, 300) == 7);  // outside the rows written: left as the block held it
+  }
+  SUBCASE("another fill: every pixel") {
+    const uint8_t* block = leave_frame(640, 480, 0);
+    Framebuffer frame(640, 480, 2);
+    const Framebuffer& read = frame;
+    REQUIRE(read.pixels().data() == block);
+    CHECK(all_equal(read, 2));
+  }
+  SUBCASE("another shape of the same bytes: every pixel") {
+    const uint8_t* block = leave_frame(640, 480, 0);
+    Framebuffer frame(480, 640, 0);
+    const Framebuffer& read = frame;
+    REQUIRE(read.pixels().data() == block);
+    CHECK(all_equal(read, 0));
+  }
+  SUBCASE("a frame whose pixels were handed out writable: every pixel") {
+    const uint8_t* block = nullptr;
+    {
+      Framebuffer earlier(640, 480, 0);
+      earlier.pixels()[300 * 640 + 5] = 7;
+      block = earlier.pixels().data();
+    }
+    Framebuffer frame(640, 480, 0);
+    const Framebuffer& read = frame;
+    REQUIRE(read.pixels().data() == block);
+    CHECK(all_equal(read, 0));
+  }
+  SUBCASE("a block freed by a moved-into frame, unnoted: every pixel") {
+    const uint8_t* block = nullptr;
+    {
+      Framebuffer earlier(640, 480, 0);
+      earlier.rows_for_writing(0, 1)[300 * 640 + 5] = 7;  // row 300 again
+      const Framebuffer& read = earlier;
+      block = read.pixels().data();
+      // A note for another block, right before this one is freed unnoted, is not taken for
+      // this block's.
+      const uint8_t other_block = 0;
+      shapevm::raster::note_frame_contents(&other_block, {640, 480, 0, 100, 110});
+      earlier = Framebuffer(16, 16, 0);  // frees the block without noting what it holds
+    }
+    Framebuffer frame(640, 480, 0);
+    const Framebuffer& read = frame;
+    REQUIRE(read.pixels().data() == block);
+    CHECK(all_equal(read, 0));
+  }
 }
 
 TEST_CASE("a frame made for overwriting is filled whole by its first clear") {
