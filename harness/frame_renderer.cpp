@@ -200,9 +200,10 @@ bool FrameRenderer::draw_flat_in_front(const FaceEvent& e) {
     v.y = c.view.y;
     v.z = -c.view.z;                           // events look down -z; the projection looks down +z
     if (v.z < settings_.near_z) return false;  // the general path clips it
-    // u, v and shade are left at zero: a flat fill and a point read only where corners land.
+    // u, v and shade are left at zero and inv_w unset: a flat fill and a point read only where
+    // corners land.
     raster::ScreenVertex s;
-    if (!projected_.project(v, s)) continue;
+    if (!projected_.project_position(v, s)) continue;
     x0 = std::min(x0, s.x);
     x1 = std::max(x1, s.x);
     y0 = std::min(y0, s.y);

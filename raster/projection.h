@@ -61,17 +61,22 @@ inline void project_position(const Projection& projection, int32_t x, int32_t y,
       saturate_to_int32(projection.centre_y - static_cast<int64_t>(saturate_to_int32(offset_y)));
 }
 
+// The inv_w of a point at depth z on or beyond the near plane: at least 1.
+inline int32_t projected_inv_w(const Projection& projection, int64_t z) {
+  const int64_t near_z = std::max(projection.near_z, 1);
+  return static_cast<int32_t>(std::max<int64_t>(floor_div(int64_t{kInvWOne} * near_z, z), 1));
+}
+
 // Projects `point`; returns false (and leaves `out` untouched) when point.z < near_z. Inline:
 // a frame projects every corner of every face.
 inline bool project(const Projection& projection, const ViewVertex& point, ScreenVertex& out) {
-  const int64_t near_z = std::max(projection.near_z, 1);
-  if (point.z < near_z) return false;
+  if (point.z < std::max(projection.near_z, 1)) return false;
   const int64_t z = point.z;
   project_position(projection, point.x, point.y, z, out.x, out.y);
   out.u = point.u;
   out.v = point.v;
   out.shade = point.shade;
-  out.inv_w = static_cast<int32_t>(std::max<int64_t>(floor_div(int64_t{kInvWOne} * near_z, z), 1));
+  out.inv_w = projected_inv_w(projection, z);
   return true;
 }
 

@@ -1,6 +1,7 @@
 // raster::ProjectionCache returns exactly what raster::project does, for positions that share a
 // slot and differ in one coordinate only (the cache must compare the whole position), for points
-// behind the near plane, and with each point's own texture coordinates and shade.
+// behind the near plane, and with each point's own texture coordinates and shade; a position
+// first projected without its inv_w gets it when a later projection asks for it.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -86,6 +87,29 @@ TEST_CASE("projection cache: a hit carries the point's own texture coordinates a
       check_as_project(cache, projection, p);
     }
   }
+}
+
+TEST_CASE("projection cache: a position projected without inv_w gets it when asked later") {
+  const Projection projection = make_projection(640, 480, 480, 64);
+  ProjectionCache cache(projection);
+  std::vector<ViewVertex> points;
+  for (int32_t i = 0; i < 6; ++i) points.push_back({-300 + 97 * i, 40 * i, 200 + 350 * i});
+  points.push_back(slot_twin(points[2], 2));  // shares the slot of a point projected before it
+  for (const ViewVertex& p : points) {
+    ScreenVertex expected, position;
+    REQUIRE(project(projection, p, expected));
+    REQUIRE(cache.project_position(p, position));
+    CHECK(position.x == expected.x);
+    CHECK(position.y == expected.y);
+  }
+  // Every position is in the cache without its inv_w: asked now, each must get the projected
+  // one, and again from the slot the first answer filled.
+  for (int round = 0; round < 2; ++round)
+    for (const ViewVertex& p : points) check_as_project(cache, projection, p);
+  // A point behind the near plane is rejected either way.
+  ScreenVertex out;
+  CHECK_FALSE(cache.project_position({10, 10, 20}, out));
+  CHECK_FALSE(cache.project({10, 10, 20}, out));
 }
 
 }  // namespace raster_projection_cache_tests
