@@ -178,6 +178,11 @@ struct Interpreter::Impl {
   int64_t shadow_plane = 0;
   std::array<int32_t, 3> sun{};  // the light normalised to 127 (bounded products when projecting)
   std::array<int32_t, 3> world_light{};  // the state's light normalised to 127, once per run
+  // The last light place() normalised, and what it gave: the models of a run (and of run after
+  // run in one state) mostly share their rotation, so their light; normalising it (a square
+  // root and six divisions) was a twenty-fifth of interpreting an archive.
+  std::array<int64_t, 3> last_model_light{};
+  std::optional<std::array<int32_t, 3>> last_unit_light;
   // Every instruction run so far, decoded once, per secondary-length reading; `decoded` is the
   // run's. `running[depth]` is the instruction executing at each depth (its branches' links).
   std::array<DecodedInstructions, 2> decoded_by_reading;
@@ -304,7 +309,11 @@ struct Interpreter::Impl {
         sum += (m.transform.rotation[row * 3 + col] * world_light[row]) >> 31;
       model_light[col] = sum;
     }
-    m.light = unit127(model_light);
+    if (!last_unit_light || model_light != last_model_light) {
+      last_model_light = model_light;
+      last_unit_light = unit127(model_light);
+    }
+    m.light = *last_unit_light;
   }
 
   // place(), or the same placement the last run made at this point when its inputs are equal.
