@@ -128,6 +128,14 @@ int report_current_exception() {
 }
 
 int run_shapevm(int argc, const char* const* argv) {
+  constexpr std::string_view kVersion = "shapevm 0.1.0";
+  // `--version` alone is answered before a parser is built: CLI11 answers it by throwing, and a
+  // process's first exception reads the program's unwind tables, about 0.2 ms of a 3 ms start.
+  // With anything beside it, CLI11 answers (or refuses) as for any other flag.
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    console_out("{}\n", kVersion);
+    return 0;
+  }
   CLI::App app{
       "shapevm: run, trace, debug and compare the shape programs of Fighters Anthology, Apache,\n"
       "Starlancer and Battle Isle 2 the way the original engines did.\n"
@@ -136,7 +144,7 @@ int run_shapevm(int argc, const char* const* argv) {
   app.name("shapevm");  // not argv[0]'s path: usage lines and messages say "shapevm"
   app.require_subcommand(1);
   app.failure_message(failure_message);
-  app.set_version_flag("--version", "shapevm 0.1.0");
+  app.set_version_flag("--version", std::string(kVersion));
   CommandContext ctx;
   for (const CommandEntry& command : commands_to_register(argc, argv)) command.add(app, ctx);
   if (const auto word = unknown_command(app, argc, argv)) {
