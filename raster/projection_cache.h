@@ -62,6 +62,8 @@ class ProjectionCache {
       if (in_front) {
         raster::project_position(projection_, point.x, point.y, point.z, s.x, s.y);
         s.inv_w = kInvW ? projected_inv_w(projection_, point.z) : kInvWUnset;
+      } else {
+        s.x = s.y = s.inv_w = 0;  // kept in the slot, never read: the point is rejected
       }
       filled_[index] = true;
       slot = {in_front, point.x, point.y, point.z, s.x, s.y, s.inv_w};
