@@ -21,23 +21,20 @@ void Framebuffer::check_size(int width, int height) {
 
 Framebuffer::Framebuffer(int width, int height, uint8_t fill) : width_(width), height_(height) {
   check_size(width, height);
-  const size_t stride = static_cast<size_t>(width);
-  pixels_.resize(stride * static_cast<size_t>(height));  // pixels without a value yet
+  pixels_.resize(static_cast<size_t>(width) * static_cast<size_t>(height));  // no values yet
   // A kept block that held this size of frame, cleared to `fill` but for some rows the last
-  // frame wrote, needs only those rows filled: a fresh frame for every shape of a corpus was
-  // otherwise one whole fill per shape.
+  // frame wrote, is taken as that frame left it, and the clear fills only those rows: a fresh
+  // frame for every shape of a corpus was otherwise one whole fill per shape. Any other block
+  // counts as written everywhere.
   const FrameContents* before = recall_frame_contents(pixels_.data());
-  if (before != nullptr && before->width == width && before->height == height &&
-      before->value == fill) {
-    if (before->dirty_top < before->dirty_bottom)
-      std::fill(pixels_.begin() + static_cast<ptrdiff_t>(stride * before->dirty_top),
-                pixels_.begin() + static_cast<ptrdiff_t>(stride * before->dirty_bottom), fill);
+  if (before != nullptr && before->width == width && before->height == height) {
+    cleared_ = before->value;
+    dirty_top_ = before->dirty_top;
+    dirty_bottom_ = before->dirty_bottom;
   } else {
-    std::fill(pixels_.begin(), pixels_.end(), fill);
+    touch_all();
   }
-  cleared_ = fill;
-  dirty_top_ = height_;
-  dirty_bottom_ = 0;
+  clear(fill);
 }
 
 Framebuffer::~Framebuffer() {
@@ -49,8 +46,7 @@ Framebuffer::Framebuffer(int width, int height, Unset) : width_(width), height_(
   check_size(width, height);
   pixels_.resize(static_cast<size_t>(width) * static_cast<size_t>(height));
   // Every row counts as written: the next clear fills the whole frame.
-  dirty_top_ = 0;
-  dirty_bottom_ = height_;
+  touch_all();
 }
 
 Framebuffer Framebuffer::for_overwrite(int width, int height) {

@@ -20,6 +20,12 @@ bool all_equal(const Framebuffer& f, uint8_t index) {
   return std::all_of(p.begin(), p.end(), [index](uint8_t v) { return v == index; });
 }
 
+// `frame`, read without marking its rows written, once it is known to be in `block`.
+const Framebuffer& in_block(const Framebuffer& frame, const uint8_t* block) {
+  REQUIRE(frame.pixels().data() == block);
+  return frame;
+}
+
 }  // namespace
 
 TEST_CASE("a clear leaves every pixel at its index, whichever way pixels were written") {
@@ -115,8 +121,7 @@ TEST_CASE("a fresh frame in a kept block fills the rows the block's last frame w
   SUBCASE("the same size and fill: only the written rows are filled again") {
     const uint8_t* block = leave_frame(640, 480, 0);
     Framebuffer frame(640, 480, 0);
-    const Framebuffer& read = frame;
-    REQUIRE(read.pixels().data() == block);
+    const Framebuffer& read = in_block(frame, block);
     CHECK(read.at(0, 100) == 0);
     CHECK(read.at(639, 109) == 0);
     CHECK(read.at(5, 300) == 7);  // outside the rows written: left as the block held it
@@ -124,15 +129,13 @@ TEST_CASE("a fresh frame in a kept block fills the rows the block's last frame w
   SUBCASE("another fill: every pixel") {
     const uint8_t* block = leave_frame(640, 480, 0);
     Framebuffer frame(640, 480, 2);
-    const Framebuffer& read = frame;
-    REQUIRE(read.pixels().data() == block);
+    const Framebuffer& read = in_block(frame, block);
     CHECK(all_equal(read, 2));
   }
   SUBCASE("another shape of the same bytes: every pixel") {
     const uint8_t* block = leave_frame(640, 480, 0);
     Framebuffer frame(480, 640, 0);
-    const Framebuffer& read = frame;
-    REQUIRE(read.pixels().data() == block);
+    const Framebuffer& read = in_block(frame, block);
     CHECK(all_equal(read, 0));
   }
   SUBCASE("a frame whose pixels were handed out writable: every pixel") {
@@ -143,8 +146,7 @@ TEST_CASE("a fresh frame in a kept block fills the rows the block's last frame w
       block = earlier.pixels().data();
     }
     Framebuffer frame(640, 480, 0);
-    const Framebuffer& read = frame;
-    REQUIRE(read.pixels().data() == block);
+    const Framebuffer& read = in_block(frame, block);
     CHECK(all_equal(read, 0));
   }
   SUBCASE("a block freed by a moved-into frame, unnoted: every pixel") {
@@ -161,8 +163,7 @@ TEST_CASE("a fresh frame in a kept block fills the rows the block's last frame w
       earlier = Framebuffer(16, 16, 0);  // frees the block without noting what it holds
     }
     Framebuffer frame(640, 480, 0);
-    const Framebuffer& read = frame;
-    REQUIRE(read.pixels().data() == block);
+    const Framebuffer& read = in_block(frame, block);
     CHECK(all_equal(read, 0));
   }
 }
