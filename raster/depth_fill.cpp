@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <utility>
 
 #include "raster/scan_table.h"
 
@@ -120,10 +121,122 @@ uint32_t depth_of(int32_t inv_w) {
 
 namespace {
 
+// The attributes a style reads (bit a = attribute a): depth when there is a buffer to test or a
+// perspective texture to divide, u and v with a texture, shade with shade rows. The others are
+// neither entered, stepped nor divided: no pixel depends on them.
+unsigned attributes_read(const DepthStyle& style, bool tested) {
+  const bool textured = style.texture != nullptr;
+  return ((tested || (textured && style.perspective)) ? 1u << kDepth : 0u) |
+         (textured ? (1u << kU) | (1u << kV) : 0u) |
+         (!style.shade_rows.empty() ? 1u << kShade : 0u);
+}
+
+// A texel coordinate wrapped (repeat) or clamped into [0, size): wrap_or_clamp's answers, with
+// the remainder taken as a mask when the size is a power of two (the floor modulo of a power of
+// two is the low bits, negative coordinates included), as most textures' sizes are.
+struct TexelAxis {
+  int64_t size = 1;
+  int64_t mask = -1;  // size - 1 when size is a power of two, else -1
+  bool repeat = false;
+  TexelAxis() = default;
+  TexelAxis(int axis_size, bool wraps)
+      : size(axis_size),
+        mask((axis_size & (axis_size - 1)) == 0 ? axis_size - 1 : -1),
+        repeat(wraps) {}
+  int64_t operator()(int64_t t) const {
+    if (!repeat) return std::clamp<int64_t>(t, 0, size - 1);
+    if (mask >= 0) return t & mask;
+    const int64_t m = t % size;
+    return m < 0 ? m + size : m;
+  }
+};
+
+// What a span's pixels read of the style, gathered once per polygon (texture, wrap, shade rows,
+// blend table) rather than found again on every row.
+struct SpanStyle {
+  uint8_t color = 0;
+  const uint8_t* texels = nullptr;
+  int64_t texture_width = 0;
+  int transparent = 0;
+  TexelAxis u_axis, v_axis;
+  const uint8_t* shade_rows = nullptr;
+  int64_t shade_levels = 0;
+  const uint8_t* blend = nullptr;
+  bool depth_write = false;
+};
+
+// The pixels [begin, end) of one row, their attributes from `value` moving by `step`: the pixels
+// source_colour and write_pixel give, with what the style reads fixed at compile time, so the
+// pixel loop tests none of it. kPerspective only with kTextured. (The flags are not named after
+// the attribute indices kShade and so on, which they would hide.)
+template <bool kTextured, bool kPerspective, bool kShaded, bool kBlended, bool kTested>
+void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, const SpanStyle& s,
+                const Attributes& value, const Attributes& step) {
+  // Everything the pixels read, in locals: a pixel's byte store may alias `s` and `step` as far
+  // as the compiler knows, so it would read them again after every pixel.
+  const int64_t depth_step = step[kDepth], u_step = step[kU], v_step = step[kV],
+                shade_step = step[kShade];
+  const uint8_t color = s.color;
+  const uint8_t* const texels = s.texels;
+  const int64_t texture_width = s.texture_width;
+  const int transparent = s.transparent;
+  const TexelAxis u_axis = s.u_axis, v_axis = s.v_axis;
+  const uint8_t* const shade_rows = s.shade_rows;
+  const int64_t last_level = s.shade_levels - 1;
+  const uint8_t* const blend = s.blend;
+  const bool depth_write = s.depth_write;
+  int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
+  for (int64_t x = begin; x < end; ++x) {
+    const int64_t q = depth_q, pixel_u = u, pixel_v = v, pixel_shade = shade;
+    depth_q += depth_step;
+    u += u_step;
+    v += v_step;
+    shade += shade_step;
+    uint8_t colour = color;
+    if constexpr (kTextured) {
+      int64_t tu = pixel_u, tv = pixel_v;
+      if constexpr (kPerspective) {
+        const int64_t divisor = std::max<int64_t>(q, 1);
+        tu /= divisor;
+        tv /= divisor;
+      }
+      const int64_t tx = u_axis(fixed_floor64(tu));
+      const int64_t ty = v_axis(fixed_floor64(tv));
+      colour = texels[static_cast<size_t>(ty * texture_width + tx)];
+      if (colour == transparent) continue;
+    }
+    if constexpr (kShaded) {
+      const int64_t level = std::clamp<int64_t>(fixed_floor64(pixel_shade), 0, last_level);
+      colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
+    }
+    if constexpr (kTested) {
+      const auto d = static_cast<uint32_t>(std::max<int64_t>(q, 1));
+      if (d < depth_row[x]) continue;
+      if (depth_write) depth_row[x] = d;
+    }
+    if constexpr (kBlended) colour = blend[size_t{colour} * 256 + out[x]];
+    out[x] = colour;
+  }
+}
+
+using DepthSpan = void (*)(uint8_t*, uint32_t*, int64_t, int64_t, const SpanStyle&,
+                           const Attributes&, const Attributes&);
+
+// The span for each combination, indexed by textured | perspective << 1 | shaded << 2 |
+// blended << 3 | tested << 4 (perspective only with a texture).
+template <size_t... kIndex>
+constexpr std::array<DepthSpan, sizeof...(kIndex)> depth_span_table(
+    std::index_sequence<kIndex...>) {
+  return {&depth_span<(kIndex & 1) != 0, (kIndex & 3) == 3, (kIndex & 4) != 0, (kIndex & 8) != 0,
+                      (kIndex & 16) != 0>...};
+}
+constexpr auto kDepthSpans = depth_span_table(std::make_index_sequence<32>{});
+
 // kReference evaluates each row's attributes afresh where its edges cross it (edge_value, two
-// divisions per attribute and row) and divides in 128 bits; otherwise each side's attributes are
-// stepped down its edge with the exact steppers, which give the same values, and the gradients
-// divide through scan::divide_truncating (fill_depth_reference is the test of both).
+// divisions per attribute and row), divides in 128 bits and draws each pixel through
+// source_colour and write_pixel; otherwise each side's attributes are stepped down its edge with
+// the exact steppers, which give the same values, only the attributes the style reads are
+// evaluated, and the span is one of kDepthSpans (fill_depth_reference is the test of both).
 template <bool kReference>
 void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
                      const DepthStyle& style, const FillRules& rules) {
@@ -142,9 +255,31 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
     work.vertex[i] = {q, p ? int64_t{polygon[i].u} * q : polygon[i].u,
                       p ? int64_t{polygon[i].v} * q : polygon[i].v, polygon[i].shade};
   }
-  // The pixels' copy of the style: read through the caller's reference, its fields would be read
-  // again after every pixel's store (which may alias them as far as the compiler knows).
-  const DepthStyle pixel_style = style;
+  // The reference's copy of the style: read through the caller's reference, its fields would be
+  // read again after every pixel's store (which may alias them as far as the compiler knows).
+  [[maybe_unused]] const DepthStyle pixel_style = style;
+  [[maybe_unused]] const unsigned read = attributes_read(style, depth != nullptr);
+  [[maybe_unused]] SpanStyle span_style;
+  [[maybe_unused]] DepthSpan span = nullptr;
+  if constexpr (!kReference) {
+    span_style.color = style.color;
+    span_style.depth_write = style.depth_write;
+    if (style.texture != nullptr) {
+      const Texture& t = *style.texture;
+      span_style.texels = t.pixels.data();
+      span_style.texture_width = t.width;
+      span_style.transparent = t.transparent_index;
+      span_style.u_axis = TexelAxis(t.width, style.repeat);
+      span_style.v_axis = TexelAxis(t.height, style.repeat);
+    }
+    span_style.shade_rows = style.shade_rows.data();
+    span_style.shade_levels = static_cast<int64_t>(style.shade_rows.size() / 256);
+    span_style.blend = style.blend.data();
+    const bool textured = style.texture != nullptr;
+    span = kDepthSpans[(textured ? 1u : 0u) | (textured && style.perspective ? 2u : 0u) |
+                       (!style.shade_rows.empty() ? 4u : 0u) | (!style.blend.empty() ? 8u : 0u) |
+                       (depth != nullptr ? 16u : 0u)];
+  }
   [[maybe_unused]] scan::SideAttributes<kAttributes> left_side, right_side;
   for (size_t index = 0; index < work.rows.size(); ++index) {
     const scan::RowCrossings& crossings = work.rows[index];
@@ -172,28 +307,29 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
         step[a] = static_cast<int64_t>(static_cast<Wide>(r - l) * kFixedOne / width);
         value[a] = l + step[a] * skipped;
       }
+      int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
+      for (int64_t x = draw_begin; x < draw_end; ++x) {
+        uint8_t colour = 0;
+        if (source_colour(pixel_style, depth_q, u, v, shade, colour)) {
+          const auto d = static_cast<uint32_t>(std::max<int64_t>(depth_q, 1));
+          write_pixel(out, depth_row, x, d, pixel_style, colour);
+        }
+        depth_q += step[kDepth];
+        u += step[kU];
+        v += step[kV];
+        shade += step[kShade];
+      }
     } else {
-      constexpr unsigned kEvery = (1u << kAttributes) - 1;
-      left_side.reach(polygon, work.edges, work.vertex, crossings.left_edge, row, kEvery);
-      right_side.reach(polygon, work.edges, work.vertex, crossings.right_edge, row, kEvery);
+      left_side.reach(polygon, work.edges, work.vertex, crossings.left_edge, row, read);
+      right_side.reach(polygon, work.edges, work.vertex, crossings.right_edge, row, read);
       for (size_t a = 0; a < kAttributes; ++a) {
+        if (((read >> a) & 1u) == 0) continue;
         const int64_t l = left_side.values[a].value();
         step[a] = scan::divide_truncating(
             static_cast<Wide>(right_side.values[a].value() - l) * kFixedOne, width);
         value[a] = l + step[a] * skipped;
       }
-    }
-    int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
-    for (int64_t x = draw_begin; x < draw_end; ++x) {
-      uint8_t colour = 0;
-      if (source_colour(pixel_style, depth_q, u, v, shade, colour)) {
-        const auto d = static_cast<uint32_t>(std::max<int64_t>(depth_q, 1));
-        write_pixel(out, depth_row, x, d, pixel_style, colour);
-      }
-      depth_q += step[kDepth];
-      u += step[kU];
-      v += step[kV];
-      shade += step[kShade];
+      span(out, depth_row, draw_begin, draw_end, span_style, value, step);
     }
   }
 }

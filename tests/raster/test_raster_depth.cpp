@@ -162,19 +162,27 @@ TEST_CASE("depth fill: textures repeat or clamp, shade rows apply, transparent t
 }
 
 TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direct evaluation") {
-  // fill_depth steps each side's attributes down its edge; the reference evaluates them afresh
-  // on every row. Random polygons (some crossing the frame's edges, some rows clipped), depths,
-  // texture coordinates and shades, through every style option, over a buffer of random depths.
+  // fill_depth steps each side's attributes down its edge, evaluates only those the style reads
+  // and draws each span with a loop made for the style; the reference evaluates every attribute
+  // afresh on every row and draws each pixel through every option. Random polygons (some crossing
+  // the frame's edges, some rows clipped), depths, texture coordinates and shades, through every
+  // style option, over a buffer of random depths.
   shapevm::testing::Lcg rng{20261206};
   std::array<uint8_t, 256 * 4> shade_table{};
   for (auto& e : shade_table) e = static_cast<uint8_t>(rng.next());
   std::vector<uint8_t> blend(65536);
   for (auto& e : blend) e = static_cast<uint8_t>(rng.next());
-  Texture texture;
-  texture.width = 13;
-  texture.height = 9;
-  for (int i = 0; i < texture.width * texture.height; ++i)
-    texture.pixels.push_back(static_cast<uint8_t>(rng.between(0, 5) == 0 ? 0xFF : rng.next()));
+  // One texture whose sizes are powers of two (fill_depth wraps those with a mask) and one whose
+  // are not (a remainder), with coordinates on both sides of zero.
+  std::array<Texture, 2> textures;
+  textures[0].width = 13;
+  textures[0].height = 9;
+  textures[1].width = 16;
+  textures[1].height = 8;
+  for (Texture& texture : textures) {
+    for (int i = 0; i < texture.width * texture.height; ++i)
+      texture.pixels.push_back(static_cast<uint8_t>(rng.between(0, 5) == 0 ? 0xFF : rng.next()));
+  }
   long changed = 0;
   for (int trial = 0; trial < 1500; ++trial) {
     CAPTURE(trial);
@@ -189,7 +197,7 @@ TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direc
     }
     DepthStyle style;
     style.color = static_cast<uint8_t>(rng.next());
-    if (rng.between(0, 2) != 0) style.texture = &texture;
+    if (rng.between(0, 2) != 0) style.texture = &textures[static_cast<size_t>(rng.between(0, 1))];
     style.perspective = rng.between(0, 1) == 1;
     style.repeat = rng.between(0, 1) == 1;
     if (rng.between(0, 1) == 1) style.shade_rows = shade_table;
