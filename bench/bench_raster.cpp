@@ -1,16 +1,20 @@
 // Fill rate of the rasterizer: flat, Gouraud, affine and perspective triangles of about 400 pixels
 // and a full-screen quad at 640x480, and the clear of a 640x480 frame as the floor. Styled fills
 // (Apache's meshes, shaded linear textures and glass) each run twice: as fill_styled writes them,
-// and through the per-pixel reference it is tested against (the "Reference" figures). The
+// and through the per-pixel reference it is tested against (the "Reference" figures). So do the
+// depth-tested fills Starlancer's faces take (shaded; textured, perspective, repeating and
+// shaded; shaded and added to the frame without writing depth), into a 640x480 depth buffer. The
 // "pixels/s" counter is the rate that matters; the triangle figures also include per-polygon set-up
 // (edge walk, YLR table), which dominates small faces.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "bench/bench_main.h"
 #include "bench/painted_pixels.h"
+#include "raster/depth_fill.h"
 #include "raster/fixed_point.h"
 #include "raster/framebuffer.h"
 #include "raster/polygon_fill.h"
@@ -21,7 +25,18 @@ namespace {
 using namespace shapevm::raster;
 using shapevm::bench::painted_pixels;
 
-enum class Kind { kFlat, kGouraud, kAffine, kPerspective, kMesh, kShadedTexture, kGlass };
+enum class Kind {
+  kFlat,
+  kGouraud,
+  kAffine,
+  kPerspective,
+  kMesh,
+  kShadedTexture,
+  kGlass,
+  kDepthShaded,
+  kDepthShadedTexture,
+  kDepthAdded
+};
 
 ScreenVertex vertex(int32_t x, int32_t y, int32_t u, int32_t v, int32_t shade, int32_t inv_w) {
   ScreenVertex out;
@@ -71,7 +86,36 @@ SurfaceStyle style_of(Kind kind, const Texture& texture) {
   return style;
 }
 
-bool reference_styled = false;  // set by the "Reference" benchmarks
+// The depth-tested styles: 16 shade rows throughout; a repeating texture drawn in perspective;
+// an added blend (a table of 65536) that leaves the depth buffer alone.
+DepthStyle depth_style_of(Kind kind, const Texture& texture) {
+  static const std::vector<uint8_t> rows = [] {
+    std::vector<uint8_t> out(16 * 256);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i * 5 + i / 256);
+    return out;
+  }();
+  static const std::vector<uint8_t> added = [] {
+    std::vector<uint8_t> out(65536);
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<uint8_t>(std::min<size_t>(255, (i >> 8) + (i & 255)));
+    return out;
+  }();
+  DepthStyle style;
+  style.color = 17;
+  style.shade_rows = rows;
+  if (kind == Kind::kDepthShadedTexture) {
+    style.texture = &texture;
+    style.perspective = true;
+    style.repeat = true;
+  }
+  if (kind == Kind::kDepthAdded) {
+    style.blend = added;
+    style.depth_write = false;
+  }
+  return style;
+}
+
+bool reference_fill = false;  // set by the "Reference" benchmarks
 
 void fill(Kind kind, Framebuffer& frame, const std::vector<ScreenVertex>& polygon,
           const Texture& texture) {
@@ -79,12 +123,24 @@ void fill(Kind kind, Framebuffer& frame, const std::vector<ScreenVertex>& polygo
     case Kind::kMesh:
     case Kind::kShadedTexture:
     case Kind::kGlass:
-      if (reference_styled) {
+      if (reference_fill) {
         fill_styled_reference(frame, polygon, style_of(kind, texture));
       } else {
         fill_styled(frame, polygon, style_of(kind, texture));
       }
       break;
+    case Kind::kDepthShaded:
+    case Kind::kDepthShadedTexture:
+    case Kind::kDepthAdded: {
+      // Every pass draws the same polygon again, which passes the depth test (>=) each time.
+      static DepthBuffer depth(640, 480);
+      if (reference_fill) {
+        fill_depth_reference(frame, &depth, polygon, depth_style_of(kind, texture));
+      } else {
+        fill_depth(frame, &depth, polygon, depth_style_of(kind, texture));
+      }
+      break;
+    }
     case Kind::kFlat:
       fill_flat(frame, polygon, 17);
       break;
@@ -170,9 +226,9 @@ void BM_FullScreenPerspective(benchmark::State& state) {
 
 template <Kind kKind, bool kTriangle, bool kReference>
 void BM_Styled(benchmark::State& state) {
-  reference_styled = kReference;
+  reference_fill = kReference;
   run(state, kKind, kTriangle ? small_triangle() : full_screen_quad());
-  reference_styled = false;
+  reference_fill = false;
 }
 BENCHMARK(BM_Styled<Kind::kMesh, true, false>)->Name("BM_TriangleMesh");
 BENCHMARK(BM_Styled<Kind::kMesh, true, true>)->Name("BM_TriangleMeshReference");
@@ -187,6 +243,17 @@ BENCHMARK(BM_Styled<Kind::kShadedTexture, false, true>)
     ->Name("BM_FullScreenShadedTextureReference");
 BENCHMARK(BM_Styled<Kind::kGlass, false, false>)->Name("BM_FullScreenGlass");
 BENCHMARK(BM_Styled<Kind::kGlass, false, true>)->Name("BM_FullScreenGlassReference");
+BENCHMARK(BM_Styled<Kind::kDepthShaded, true, false>)->Name("BM_TriangleDepthShaded");
+BENCHMARK(BM_Styled<Kind::kDepthShaded, true, true>)->Name("BM_TriangleDepthShadedReference");
+BENCHMARK(BM_Styled<Kind::kDepthShadedTexture, true, false>)->Name("BM_TriangleDepthShadedTexture");
+BENCHMARK(BM_Styled<Kind::kDepthShadedTexture, true, true>)
+    ->Name("BM_TriangleDepthShadedTextureReference");
+BENCHMARK(BM_Styled<Kind::kDepthAdded, true, false>)->Name("BM_TriangleDepthAdded");
+BENCHMARK(BM_Styled<Kind::kDepthAdded, true, true>)->Name("BM_TriangleDepthAddedReference");
+BENCHMARK(BM_Styled<Kind::kDepthShaded, false, false>)->Name("BM_FullScreenDepthShaded");
+BENCHMARK(BM_Styled<Kind::kDepthShadedTexture, false, false>)
+    ->Name("BM_FullScreenDepthShadedTexture");
+BENCHMARK(BM_Styled<Kind::kDepthAdded, false, false>)->Name("BM_FullScreenDepthAdded");
 
 // The floor under every frame: clearing a 640x480 frame to the background.
 void BM_Clear640x480(benchmark::State& state) {
