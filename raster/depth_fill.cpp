@@ -232,14 +232,193 @@ constexpr std::array<DepthSpan, sizeof...(kIndex)> depth_span_table(
 }
 constexpr auto kDepthSpans = depth_span_table(std::make_index_sequence<32>{});
 
-// kReference evaluates each row's attributes afresh where its edges cross it (edge_value, two
-// divisions per attribute and row), divides in 128 bits and draws each pixel through
-// source_colour and write_pixel; otherwise each side's attributes are stepped down its edge with
-// the exact steppers, which give the same values, only the attributes the style reads are
-// evaluated, and the span is one of kDepthSpans (fill_depth_reference is the test of both).
-template <bool kReference>
-void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
-                     const DepthStyle& style, const FillRules& rules) {
+// The vertices' attributes: depth at Q28, u and v (times the depth for a perspective texture),
+// shade.
+void vertex_attributes(std::span<const ScreenVertex> polygon, const DepthStyle& style,
+                       std::vector<Attributes>& out) {
+  out.resize(polygon.size());
+  const bool p = style.perspective && style.texture != nullptr;
+  for (size_t i = 0; i < polygon.size(); ++i) {
+    const int64_t q = depth_of(polygon[i].inv_w);
+    out[i] = {q, p ? int64_t{polygon[i].u} * q : polygon[i].u,
+              p ? int64_t{polygon[i].v} * q : polygon[i].v, polygon[i].shade};
+  }
+}
+
+using Steppers = std::array<scan::EdgeStepper, kAttributes>;
+
+// fill_depth's rows of one polygon: each row's span between its two crossings, with the
+// attributes the style reads (found once, with the span's loop, for the polygon) divided across
+// the span and written by that loop.
+class DepthRows {
+ public:
+  DepthRows(Framebuffer& frame, DepthBuffer* depth, const DepthStyle& style, const FillRules& rules,
+            const ClipRect& clip)
+      : frame_(frame),
+        depth_(depth),
+        clip_(clip),
+        no_overlap_(rules.no_overlap),
+        read_(attributes_read(style, depth != nullptr)) {
+    span_style_.color = style.color;
+    span_style_.depth_write = style.depth_write;
+    const bool textured = style.texture != nullptr;
+    if (textured) {
+      const Texture& t = *style.texture;
+      span_style_.texels = t.pixels.data();
+      span_style_.texture_width = t.width;
+      span_style_.transparent = t.transparent_index;
+      span_style_.u_axis = TexelAxis(t.width, style.repeat);
+      span_style_.v_axis = TexelAxis(t.height, style.repeat);
+    }
+    span_style_.shade_rows = style.shade_rows.data();
+    span_style_.shade_levels = static_cast<int64_t>(style.shade_rows.size() / 256);
+    span_style_.blend = style.blend.data();
+    span_ = kDepthSpans[(textured ? 1u : 0u) | (textured && style.perspective ? 2u : 0u) |
+                        (!style.shade_rows.empty() ? 4u : 0u) | (!style.blend.empty() ? 8u : 0u) |
+                        (depth != nullptr ? 16u : 0u)];
+  }
+  unsigned read() const { return read_; }
+
+  // Row `row`, crossed at left_x and right_x, where the attributes are `left` and `right`.
+  void draw(int64_t row, int64_t left_x, int64_t right_x, const Steppers& left,
+            const Steppers& right) const {
+    const int64_t span_begin = fixed_floor64(left_x);
+    const int64_t span_end = fixed_floor64(right_x) + (no_overlap_ ? 0 : 1);
+    const int64_t draw_begin = std::max<int64_t>(span_begin, clip_.left);
+    const int64_t draw_end = std::min<int64_t>(span_end, clip_.right);
+    if (draw_begin >= draw_end) return;
+    const int64_t width = std::max<int64_t>(right_x - left_x, kFixedOne);
+    const int64_t skipped = draw_begin - span_begin;
+    Attributes value{}, step{};
+    for (size_t a = 0; a < kAttributes; ++a) {
+      if (((read_ >> a) & 1u) == 0) continue;
+      const int64_t l = left[a].value();
+      step[a] = scan::divide_truncating(static_cast<Wide>(right[a].value() - l) * kFixedOne, width);
+      value[a] = l + step[a] * skipped;
+    }
+    span_(frame_.row(static_cast<int>(row)),
+          depth_ != nullptr ? depth_->row(static_cast<int>(row)) : nullptr, draw_begin, draw_end,
+          span_style_, value, step);
+  }
+
+ private:
+  Framebuffer& frame_;
+  DepthBuffer* depth_;
+  ClipRect clip_;
+  bool no_overlap_;
+  unsigned read_;
+  SpanStyle span_style_;
+  DepthSpan span_;
+};
+
+// One edge of a triangle walked down its rows: x and the attributes `read`, each stepped exactly
+// as build_ylr steps x and SideAttributes the attributes, so every row gets their values; and the
+// edge's place in the polygon's order, which settles a tie as build_ylr does.
+struct WalkedEdge {
+  scan::EdgeStepper x;
+  Steppers values{};
+  size_t order = 0;
+
+  // The edge from vertex `top` to vertex `bottom` (top's y the smaller) at `row`, for `rows`
+  // rows from there.
+  WalkedEdge(std::span<const ScreenVertex> triangle, const std::vector<Attributes>& attributes,
+             size_t top, size_t bottom, int64_t row, int64_t rows, unsigned read)
+      : x(triangle[top], triangle[bottom], row, rows),
+        order((top + 1) % 3 == bottom ? top : bottom) {
+    const int64_t offset = row * kFixedOne - triangle[top].y;
+    const int64_t height = static_cast<int64_t>(triangle[bottom].y) - triangle[top].y;
+    for (size_t a = 0; a < kAttributes; ++a) {
+      if (((read >> a) & 1u) == 0) continue;
+      const int64_t first = attributes[top][a];
+      values[a] = scan::EdgeStepper(first, attributes[bottom][a] - first, offset, height, rows > 1);
+    }
+  }
+  void advance(unsigned read) {
+    x.advance();
+    for (size_t a = 0; a < kAttributes; ++a)
+      if ((read >> a) & 1u) values[a].advance();
+  }
+};
+
+// A triangle's rows without the YLR table, the way for_each_triangle_row walks them: the long
+// edge (top to bottom) crosses every row, the short side (top to middle, then middle to bottom)
+// the other crossing. Each row's left and right crossings are build_ylr's: the smaller and the
+// larger x, and on a tie the edge earlier in the polygon for both.
+void fill_depth_triangle(std::span<const ScreenVertex> triangle,
+                         const std::vector<Attributes>& attributes, const ClipRect& clip,
+                         const DepthRows& rows) {
+  size_t top = 0, middle = 1, bottom = 2;
+  if (triangle[middle].y < triangle[top].y) std::swap(top, middle);
+  if (triangle[bottom].y < triangle[middle].y) std::swap(middle, bottom);
+  if (triangle[middle].y < triangle[top].y) std::swap(top, middle);
+  if (triangle[top].y == triangle[bottom].y) return;  // all on one row: no row covered
+  const int64_t first_row = std::max<int64_t>(fixed_ceil64(triangle[top].y), clip.top);
+  const int64_t end_row = std::min<int64_t>(fixed_ceil64(triangle[bottom].y), clip.bottom);
+  if (first_row >= end_row) return;
+  const int64_t middle_row = std::clamp(fixed_ceil64(triangle[middle].y), first_row, end_row);
+  const unsigned read = rows.read();
+  WalkedEdge long_side(triangle, attributes, top, bottom, first_row, end_row - first_row, read);
+  WalkedEdge short_side =
+      first_row < middle_row
+          ? WalkedEdge(triangle, attributes, top, middle, first_row, middle_row - first_row, read)
+          : WalkedEdge(triangle, attributes, middle, bottom, first_row, end_row - first_row, read);
+  for (int64_t row = first_row;;) {
+    const int64_t long_x = long_side.x.value();
+    const int64_t short_x = short_side.x.value();
+    const bool long_first = long_side.order < short_side.order;
+    const bool long_left = long_x < short_x || (long_x == short_x && long_first);
+    const bool long_right = long_x > short_x || (long_x == short_x && long_first);
+    const WalkedEdge& left = long_left ? long_side : short_side;
+    const WalkedEdge& right = long_right ? long_side : short_side;
+    rows.draw(row, left.x.value(), right.x.value(), left.values, right.values);
+    if (++row == end_row) break;
+    long_side.advance(read);
+    if (row == middle_row) {
+      short_side = WalkedEdge(triangle, attributes, middle, bottom, row, end_row - row, read);
+    } else {
+      short_side.advance(read);
+    }
+  }
+}
+
+}  // namespace
+
+// Each side's attributes are stepped down its edge with the exact steppers, which give the values
+// of a direct evaluation, only the attributes the style reads are evaluated, and each span is
+// written by one of kDepthSpans; a triangle is walked without the YLR table
+// (fill_depth_reference is the test of all of it).
+void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
+                const DepthStyle& style, const FillRules& rules) {
+  check_depth(frame, depth);
+  check_style(style);
+  if (polygon.size() < 3) return;
+  const ClipRect clip = effective_clip(frame, rules);
+  if (clip.empty()) return;
+  Work& work = work_area();
+  vertex_attributes(polygon, style, work.vertex);
+  const DepthRows rows(frame, depth, style, rules, clip);
+  if (polygon.size() == 3) {
+    fill_depth_triangle(polygon, work.vertex, clip, rows);
+    return;
+  }
+  const int64_t first_row = scan::build_ylr(polygon, clip.top, clip.bottom, work);
+  scan::SideAttributes<kAttributes> left_side, right_side;
+  for (size_t index = 0; index < work.rows.size(); ++index) {
+    const scan::RowCrossings& crossings = work.rows[index];
+    if (crossings.left_edge < 0) continue;
+    const int64_t row = first_row + static_cast<int64_t>(index);
+    left_side.reach(polygon, work.edges, work.vertex, crossings.left_edge, row, rows.read());
+    right_side.reach(polygon, work.edges, work.vertex, crossings.right_edge, row, rows.read());
+    rows.draw(row, crossings.left_x, crossings.right_x, left_side.values, right_side.values);
+  }
+}
+
+// Each row's attributes evaluated afresh where its edges cross it (edge_value, two divisions per
+// attribute and row), divided in 128 bits, and each pixel drawn through source_colour and
+// write_pixel with the whole style.
+void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
+                          std::span<const ScreenVertex> polygon, const DepthStyle& style,
+                          const FillRules& rules) {
   check_depth(frame, depth);
   check_style(style);
   if (polygon.size() < 3) return;
@@ -248,39 +427,10 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
   Work& work = work_area();
   const int64_t first_row = scan::build_ylr(polygon, clip.top, clip.bottom, work);
   if (work.rows.empty()) return;
-  work.vertex.resize(polygon.size());
-  for (size_t i = 0; i < polygon.size(); ++i) {
-    const int64_t q = depth_of(polygon[i].inv_w);
-    const bool p = style.perspective && style.texture != nullptr;
-    work.vertex[i] = {q, p ? int64_t{polygon[i].u} * q : polygon[i].u,
-                      p ? int64_t{polygon[i].v} * q : polygon[i].v, polygon[i].shade};
-  }
-  // The reference's copy of the style: read through the caller's reference, its fields would be
-  // read again after every pixel's store (which may alias them as far as the compiler knows).
-  [[maybe_unused]] const DepthStyle pixel_style = style;
-  [[maybe_unused]] const unsigned read = attributes_read(style, depth != nullptr);
-  [[maybe_unused]] SpanStyle span_style;
-  [[maybe_unused]] DepthSpan span = nullptr;
-  if constexpr (!kReference) {
-    span_style.color = style.color;
-    span_style.depth_write = style.depth_write;
-    if (style.texture != nullptr) {
-      const Texture& t = *style.texture;
-      span_style.texels = t.pixels.data();
-      span_style.texture_width = t.width;
-      span_style.transparent = t.transparent_index;
-      span_style.u_axis = TexelAxis(t.width, style.repeat);
-      span_style.v_axis = TexelAxis(t.height, style.repeat);
-    }
-    span_style.shade_rows = style.shade_rows.data();
-    span_style.shade_levels = static_cast<int64_t>(style.shade_rows.size() / 256);
-    span_style.blend = style.blend.data();
-    const bool textured = style.texture != nullptr;
-    span = kDepthSpans[(textured ? 1u : 0u) | (textured && style.perspective ? 2u : 0u) |
-                       (!style.shade_rows.empty() ? 4u : 0u) | (!style.blend.empty() ? 8u : 0u) |
-                       (depth != nullptr ? 16u : 0u)];
-  }
-  [[maybe_unused]] scan::SideAttributes<kAttributes> left_side, right_side;
+  vertex_attributes(polygon, style, work.vertex);
+  // Read through the caller's reference, the style's fields would be read again after every
+  // pixel's store (which may alias them as far as the compiler knows).
+  const DepthStyle pixel_style = style;
   for (size_t index = 0; index < work.rows.size(); ++index) {
     const scan::RowCrossings& crossings = work.rows[index];
     if (crossings.left_edge < 0) continue;
@@ -294,57 +444,31 @@ void fill_depth_rows(Framebuffer& frame, DepthBuffer* depth, std::span<const Scr
     uint32_t* depth_row = depth != nullptr ? depth->row(static_cast<int>(row)) : nullptr;
     const int64_t width = std::max<int64_t>(crossings.right_x - crossings.left_x, kFixedOne);
     const int64_t skipped = draw_begin - span_begin;
+    const scan::Edge& left = work.edges[static_cast<size_t>(crossings.left_edge)];
+    const scan::Edge& right = work.edges[static_cast<size_t>(crossings.right_edge)];
     Attributes value{}, step{};
-    if constexpr (kReference) {
-      const scan::Edge& left = work.edges[static_cast<size_t>(crossings.left_edge)];
-      const scan::Edge& right = work.edges[static_cast<size_t>(crossings.right_edge)];
-      for (size_t a = 0; a < kAttributes; ++a) {
-        const int64_t l = scan::edge_value(polygon, left, work.vertex[left.top][a],
-                                           work.vertex[left.bottom][a], row);
-        const int64_t r = scan::edge_value(polygon, right, work.vertex[right.top][a],
-                                           work.vertex[right.bottom][a], row);
-        // In 128 bits throughout, as the reference for divide_truncating's 64-bit shortcut too.
-        step[a] = static_cast<int64_t>(static_cast<Wide>(r - l) * kFixedOne / width);
-        value[a] = l + step[a] * skipped;
+    for (size_t a = 0; a < kAttributes; ++a) {
+      const int64_t l = scan::edge_value(polygon, left, work.vertex[left.top][a],
+                                         work.vertex[left.bottom][a], row);
+      const int64_t r = scan::edge_value(polygon, right, work.vertex[right.top][a],
+                                         work.vertex[right.bottom][a], row);
+      // In 128 bits throughout, as the reference for divide_truncating's 64-bit shortcut too.
+      step[a] = static_cast<int64_t>(static_cast<Wide>(r - l) * kFixedOne / width);
+      value[a] = l + step[a] * skipped;
+    }
+    int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
+    for (int64_t x = draw_begin; x < draw_end; ++x) {
+      uint8_t colour = 0;
+      if (source_colour(pixel_style, depth_q, u, v, shade, colour)) {
+        const auto d = static_cast<uint32_t>(std::max<int64_t>(depth_q, 1));
+        write_pixel(out, depth_row, x, d, pixel_style, colour);
       }
-      int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
-      for (int64_t x = draw_begin; x < draw_end; ++x) {
-        uint8_t colour = 0;
-        if (source_colour(pixel_style, depth_q, u, v, shade, colour)) {
-          const auto d = static_cast<uint32_t>(std::max<int64_t>(depth_q, 1));
-          write_pixel(out, depth_row, x, d, pixel_style, colour);
-        }
-        depth_q += step[kDepth];
-        u += step[kU];
-        v += step[kV];
-        shade += step[kShade];
-      }
-    } else {
-      left_side.reach(polygon, work.edges, work.vertex, crossings.left_edge, row, read);
-      right_side.reach(polygon, work.edges, work.vertex, crossings.right_edge, row, read);
-      for (size_t a = 0; a < kAttributes; ++a) {
-        if (((read >> a) & 1u) == 0) continue;
-        const int64_t l = left_side.values[a].value();
-        step[a] = scan::divide_truncating(
-            static_cast<Wide>(right_side.values[a].value() - l) * kFixedOne, width);
-        value[a] = l + step[a] * skipped;
-      }
-      span(out, depth_row, draw_begin, draw_end, span_style, value, step);
+      depth_q += step[kDepth];
+      u += step[kU];
+      v += step[kV];
+      shade += step[kShade];
     }
   }
-}
-
-}  // namespace
-
-void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
-                const DepthStyle& style, const FillRules& rules) {
-  fill_depth_rows<false>(frame, depth, polygon, style, rules);
-}
-
-void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
-                          std::span<const ScreenVertex> polygon, const DepthStyle& style,
-                          const FillRules& rules) {
-  fill_depth_rows<true>(frame, depth, polygon, style, rules);
 }
 
 void draw_line_depth(Framebuffer& frame, DepthBuffer* depth, const ScreenVertex& a,

@@ -183,17 +183,30 @@ TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direc
     for (int i = 0; i < texture.width * texture.height; ++i)
       texture.pixels.push_back(static_cast<uint8_t>(rng.between(0, 5) == 0 ? 0xFF : rng.next()));
   }
-  long changed = 0;
-  for (int trial = 0; trial < 1500; ++trial) {
+  long changed = 0, flat_changed = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
     CAPTURE(trial);
-    std::vector<ScreenVertex> polygon(static_cast<size_t>(rng.between(3, 6)));
+    // Half of them triangles (walked without the YLR table); of those, some with corners on
+    // whole pixels (rows that start at a corner, where two edges meet) and some flat (a third
+    // corner on the line through the other two: the two sides cross every row at the same x, and
+    // the attributes of the edge earlier in the polygon are the row's).
+    const bool triangle = rng.between(0, 1) == 1;
+    std::vector<ScreenVertex> polygon(static_cast<size_t>(triangle ? 3 : rng.between(4, 6)));
+    const bool whole_pixels = rng.between(0, 3) == 0;
     for (auto& v : polygon) {
-      v.x = rng.between(-20, 100) * kFixedOne + rng.between(0, kFixedOne - 1);
-      v.y = rng.between(-20, 80) * kFixedOne + rng.between(0, kFixedOne - 1);
+      v.x = rng.between(-20, 100) * kFixedOne + (whole_pixels ? 0 : rng.between(0, kFixedOne - 1));
+      v.y = rng.between(-20, 80) * kFixedOne + (whole_pixels ? 0 : rng.between(0, kFixedOne - 1));
       v.inv_w = rng.between(1, kInvWOne);
       v.u = rng.between(-30, 60) * kFixedOne + rng.between(0, kFixedOne - 1);
       v.v = rng.between(-30, 60) * kFixedOne + rng.between(0, kFixedOne - 1);
       v.shade = rng.between(-1, 5) * kFixedOne + rng.between(0, kFixedOne - 1);
+    }
+    const bool flat = triangle && rng.between(0, 4) == 0;
+    if (flat) {
+      const size_t far = static_cast<size_t>(rng.between(0, 2));
+      const size_t a = (far + 1) % 3, b = (far + 2) % 3;
+      polygon[far].x = polygon[a].x + 2 * (polygon[b].x - polygon[a].x);
+      polygon[far].y = polygon[a].y + 2 * (polygon[b].y - polygon[a].y);
     }
     DepthStyle style;
     style.color = static_cast<uint8_t>(rng.next());
@@ -228,11 +241,13 @@ TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direc
         differing += stepped.at(x, y) != reference.at(x, y) ? 1 : 0;
         differing += stepped_depth.at(x, y) != reference_depth.at(x, y) ? 1 : 0;
         changed += reference.at(x, y) != frame.at(x, y) ? 1 : 0;
+        flat_changed += flat && reference.at(x, y) != frame.at(x, y) ? 1 : 0;
       }
     }
     CHECK(differing == 0);
   }
-  CHECK(changed > 200000);  // the fills drew: the comparison is not of untouched frames
+  CHECK(changed > 200000);    // the fills drew: the comparison is not of untouched frames
+  CHECK(flat_changed > 300);  // flat triangles drew rows whose two crossings tie
 }
 
 TEST_CASE("depth lines: hidden behind a nearer face, drawn in front of a farther one") {
