@@ -17,6 +17,10 @@ void single(const std::vector<Face>& faces, uint32_t i, FacePolygon& p) {
   p.records = 1;
   p.vertices.clear();
   p.uv.clear();
+  // A new polygon's lists would otherwise grow from nothing to 1, 2 and 4 entries: three
+  // allocations each, most of assembling a level's polygons.
+  p.vertices.reserve(3);
+  p.uv.reserve(3);
   for (size_t c = 0; c < 3; ++c) {
     p.vertices.push_back(f.vertices[c]);
     p.uv.push_back({f.u[c].value(), f.v[c].value()});
