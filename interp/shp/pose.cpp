@@ -232,6 +232,10 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
   P3 lo{INT64_MAX, INT64_MAX, INT64_MAX}, hi{INT64_MIN, INT64_MIN, INT64_MIN};
   bool any = false;
   std::vector<P3> placed;  // every drawn part's level-0 vertex, placed: what the fit frames
+  size_t vertex_count = 0;
+  for (const Part& part : model.parts)
+    if (!part.levels.empty()) vertex_count += part.levels[0].vertices.size();
+  placed.reserve(vertex_count);
   for (size_t p = 0; p < model.parts.size() && p < places.size(); ++p) {
     const Part& part = model.parts[p];
     if (part.levels.empty()) continue;
@@ -274,6 +278,12 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
   }
   fit.radius = radius;
   const int64_t near = assumed::kNearPlaneModelUnits * assumed::kViewUnitsPerModelUnit;
+  fit.camera.heading = s.camera_heading;
+  fit.camera.pitch = s.camera_pitch;
+  if (s.camera_distance > 0) {  // given: nothing to fit (the viewer names the distance it fitted)
+    fit.camera.distance = s.camera_distance * assumed::kViewUnitsPerModelUnit;
+    return fit;
+  }
   // `--camera fit`: the placed vertices, turned to the camera's heading and pitch about the
   // target, fill the frame (interp/common/camera_fit.h), every one beyond the near plane.
   const View turn = make_view({0, s.camera_heading, s.camera_pitch}, fit.target);
@@ -294,10 +304,7 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
   // fitted distance exactly, which is how the viewer hands its camera to a run.
   constexpr int64_t kUnit = assumed::kViewUnitsPerModelUnit;
   const int64_t fitted = (fit_distance(points, projection) + kUnit - 1) / kUnit * kUnit;
-  fit.camera.distance =
-      s.camera_distance > 0 ? s.camera_distance * assumed::kViewUnitsPerModelUnit : fitted;
-  fit.camera.heading = s.camera_heading;
-  fit.camera.pitch = s.camera_pitch;
+  fit.camera.distance = fitted;
   return fit;
 }
 
