@@ -5,6 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace shapevm::raster {
 
 namespace {
@@ -22,14 +26,33 @@ std::vector<bool> index_equality(const Palette* same_colour) {
   return equal;
 }
 
-// How many of the `count` bytes from `bytes` are not zero, eight at a time. std::count's loop
-// went a byte at a time (GCC does not vectorise it at -O2), and on a regression case with an
-// exclusion it was a tenth of the run, its speed moving by half with where the linker placed it.
+// How many of the `count` bytes from `bytes` are not zero, sixteen at a time (SSE2, every x86-64
+// compiler) or eight (elsewhere). std::count's loop went a byte at a time (GCC does not vectorise
+// it at -O2), and on a regression case with an exclusion it was a tenth of the run, its speed
+// moving by half with where the linker placed it; eight at a time it was still a twelfth of a
+// case, counting every matching row of the mask.
 size_t count_nonzero(const uint8_t* bytes, size_t count) {
-  constexpr uint64_t kLowSeven = 0x7F7F7F7F7F7F7F7Full;
-  constexpr uint64_t kHighBits = 0x8080808080808080ull;
   size_t nonzero = 0;
   size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  while (i + 16 <= count) {
+    // Each lane counts the zero bytes it meets (a compare gives -1 for each), at most 255 blocks
+    // before its byte could wrap; the lanes are then summed.
+    const size_t blocks = std::min<size_t>((count - i) / 16, 255);
+    __m128i zeros = _mm_setzero_si128();
+    for (size_t b = 0; b < blocks; ++b, i += 16) {
+      const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
+      zeros = _mm_sub_epi8(zeros, _mm_cmpeq_epi8(block, zero));
+    }
+    const __m128i sums = _mm_sad_epu8(zeros, zero);
+    const auto zero_bytes = static_cast<size_t>(_mm_cvtsi128_si64(sums) +
+                                                _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+    nonzero += blocks * 16 - zero_bytes;
+  }
+#endif
+  constexpr uint64_t kLowSeven = 0x7F7F7F7F7F7F7F7Full;
+  constexpr uint64_t kHighBits = 0x8080808080808080ull;
   for (; i + 8 <= count; i += 8) {
     uint64_t word;
     std::memcpy(&word, bytes + i, 8);

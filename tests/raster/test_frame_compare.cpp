@@ -112,9 +112,11 @@ TEST_CASE("compare: rows that match still count their excluded pixels, row by ro
 }
 
 TEST_CASE("compare: on matching rows every nonzero mask byte is one excluded pixel, at any width") {
-  // Matching rows count their excluded pixels eight mask bytes at a time: each byte value and
-  // position, and the bytes past the last whole eight, must count exactly as one pixel each.
-  for (const int width : {1, 7, 8, 9, 15, 16, 17, 640}) {
+  // Matching rows count their excluded pixels sixteen mask bytes at a time (their lanes summed
+  // every 255 blocks), then eight, then one: each byte value and position, and the bytes past the
+  // last whole sixteen and eight, must count exactly as one pixel each, in rows wider than 255
+  // blocks too.
+  for (const int width : {1, 7, 8, 9, 15, 16, 17, 31, 33, 640, 4079, 4080, 4081, 8192}) {
     const Framebuffer a(width, 4, 9);
     Framebuffer excluded(width, 4, 0);
     const uint8_t values[] = {1, 0x7F, 0x80, 0x81, 0xFE, 0xFF, 2, 0x40};
@@ -132,6 +134,14 @@ TEST_CASE("compare: on matching rows every nonzero mask byte is one excluded pix
     CAPTURE(width);
     CHECK(compare_frames(a, a, options).excluded == expected);
   }
+  // A row wholly clear and a row wholly excluded, 512 blocks each: a lane that counted past 255
+  // zeros would wrap.
+  const Framebuffer wide(8192, 2, 9);
+  Framebuffer mask(8192, 2, 0);
+  exclude_rect(mask, {0, 1, 8192, 2});
+  CompareOptions wide_options;
+  wide_options.excluded = &mask;
+  CHECK(compare_frames(wide, wide, wide_options).excluded == 8192);
 }
 
 TEST_CASE("compare: with a same-colour palette, indices showing the same colour are equal") {
