@@ -45,10 +45,11 @@ int64_t wrap_or_clamp(int64_t t, int size, bool repeat) {
   return std::clamp<int64_t>(t, 0, size - 1);
 }
 
-// The colour a pixel takes before blending; false when a transparent texel leaves it alone.
-// The pixel's depth (1/w), u and v (times 1/w when perspective) and shade come as scalars, so the
-// pixel loop keeps them in registers (held in an array, they were stored and read back on every
-// pixel). Always inline: GCC kept it out of line once the fill had two instantiations.
+// The colour a pixel takes before blending, decided from the whole style; false when a
+// transparent texel leaves it alone. The reference's pixels (fill_depth's spans make the same
+// decisions with the style fixed at compile time: depth_span below). The pixel's depth (1/w), u
+// and v (times 1/w when perspective) and shade come as scalars, so the pixel loop keeps them in
+// registers (held in an array, they were stored and read back on every pixel).
 [[gnu::always_inline]] inline bool source_colour(const DepthStyle& style, int64_t depth_q,
                                                  int64_t u, int64_t v, int64_t shade,
                                                  uint8_t& colour) {
