@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "bench/bench_main.h"
@@ -61,14 +62,19 @@ Texture checker_texture() {
   return texture;
 }
 
-// The three styled kinds: a fine mesh in one colour, a linearly addressed texture through 16
-// intensity rows, and a remap of what is already in the frame.
-SurfaceStyle style_of(Kind kind, const Texture& texture) {
+// 16 intensity rows of 256 entries, for the shaded kinds of both fills.
+std::span<const uint8_t> shade_rows() {
   static const std::vector<uint8_t> rows = [] {
     std::vector<uint8_t> out(16 * 256);
     for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i * 7 + i / 256);
     return out;
   }();
+  return rows;
+}
+
+// The three styled kinds: a fine mesh in one colour, a linearly addressed texture through 16
+// intensity rows, and a remap of what is already in the frame.
+SurfaceStyle style_of(Kind kind, const Texture& texture) {
   static const std::vector<uint8_t> remap = [] {
     std::vector<uint8_t> out(256);
     for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i + 1);
@@ -80,7 +86,7 @@ SurfaceStyle style_of(Kind kind, const Texture& texture) {
   if (kind == Kind::kShadedTexture) {
     style.texture = &texture;
     style.linear_addressing = true;
-    style.shade_rows = rows;
+    style.shade_rows = shade_rows();
   }
   if (kind == Kind::kGlass) style.remap = remap;
   return style;
@@ -89,11 +95,6 @@ SurfaceStyle style_of(Kind kind, const Texture& texture) {
 // The depth-tested styles: 16 shade rows throughout; a repeating texture drawn in perspective;
 // an added blend (a table of 65536) that leaves the depth buffer alone.
 DepthStyle depth_style_of(Kind kind, const Texture& texture) {
-  static const std::vector<uint8_t> rows = [] {
-    std::vector<uint8_t> out(16 * 256);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i * 5 + i / 256);
-    return out;
-  }();
   static const std::vector<uint8_t> added = [] {
     std::vector<uint8_t> out(65536);
     for (size_t i = 0; i < out.size(); ++i)
@@ -102,7 +103,7 @@ DepthStyle depth_style_of(Kind kind, const Texture& texture) {
   }();
   DepthStyle style;
   style.color = 17;
-  style.shade_rows = rows;
+  style.shade_rows = shade_rows();
   if (kind == Kind::kDepthShadedTexture) {
     style.texture = &texture;
     style.perspective = true;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -382,6 +383,19 @@ void fill_depth_triangle(std::span<const ScreenVertex> triangle,
   }
 }
 
+// What both fills check first (the buffer's size, the style's tables), and the rectangle they
+// may write; nullopt when nothing can be drawn (fewer than three corners, an empty clip).
+std::optional<ClipRect> drawable_clip(const Framebuffer& frame, const DepthBuffer* depth,
+                                      std::span<const ScreenVertex> polygon,
+                                      const DepthStyle& style, const FillRules& rules) {
+  check_depth(frame, depth);
+  check_style(style);
+  if (polygon.size() < 3) return std::nullopt;
+  const ClipRect clip = effective_clip(frame, rules);
+  if (clip.empty()) return std::nullopt;
+  return clip;
+}
+
 }  // namespace
 
 // Each side's attributes are stepped down its edge with the exact steppers, which give the values
@@ -390,19 +404,16 @@ void fill_depth_triangle(std::span<const ScreenVertex> triangle,
 // (fill_depth_reference is the test of all of it).
 void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVertex> polygon,
                 const DepthStyle& style, const FillRules& rules) {
-  check_depth(frame, depth);
-  check_style(style);
-  if (polygon.size() < 3) return;
-  const ClipRect clip = effective_clip(frame, rules);
-  if (clip.empty()) return;
+  const std::optional<ClipRect> clip = drawable_clip(frame, depth, polygon, style, rules);
+  if (!clip) return;
   Work& work = work_area();
   vertex_attributes(polygon, style, work.vertex);
-  const DepthRows rows(frame, depth, style, rules, clip);
+  const DepthRows rows(frame, depth, style, rules, *clip);
   if (polygon.size() == 3) {
-    fill_depth_triangle(polygon, work.vertex, clip, rows);
+    fill_depth_triangle(polygon, work.vertex, *clip, rows);
     return;
   }
-  const int64_t first_row = scan::build_ylr(polygon, clip.top, clip.bottom, work);
+  const int64_t first_row = scan::build_ylr(polygon, clip->top, clip->bottom, work);
   scan::SideAttributes<kAttributes> left_side, right_side;
   for (size_t index = 0; index < work.rows.size(); ++index) {
     const scan::RowCrossings& crossings = work.rows[index];
@@ -420,13 +431,10 @@ void fill_depth(Framebuffer& frame, DepthBuffer* depth, std::span<const ScreenVe
 void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
                           std::span<const ScreenVertex> polygon, const DepthStyle& style,
                           const FillRules& rules) {
-  check_depth(frame, depth);
-  check_style(style);
-  if (polygon.size() < 3) return;
-  const ClipRect clip = effective_clip(frame, rules);
-  if (clip.empty()) return;
+  const std::optional<ClipRect> clip = drawable_clip(frame, depth, polygon, style, rules);
+  if (!clip) return;
   Work& work = work_area();
-  const int64_t first_row = scan::build_ylr(polygon, clip.top, clip.bottom, work);
+  const int64_t first_row = scan::build_ylr(polygon, clip->top, clip->bottom, work);
   if (work.rows.empty()) return;
   vertex_attributes(polygon, style, work.vertex);
   // Read through the caller's reference, the style's fields would be read again after every
@@ -438,8 +446,8 @@ void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
     const int64_t row = first_row + static_cast<int64_t>(index);
     const int64_t span_begin = fixed_floor64(crossings.left_x);
     const int64_t span_end = fixed_floor64(crossings.right_x) + (rules.no_overlap ? 0 : 1);
-    const int64_t draw_begin = std::max<int64_t>(span_begin, clip.left);
-    const int64_t draw_end = std::min<int64_t>(span_end, clip.right);
+    const int64_t draw_begin = std::max<int64_t>(span_begin, clip->left);
+    const int64_t draw_end = std::min<int64_t>(span_end, clip->right);
     if (draw_begin >= draw_end) continue;
     uint8_t* out = frame.row(static_cast<int>(row));
     uint32_t* depth_row = depth != nullptr ? depth->row(static_cast<int>(row)) : nullptr;
