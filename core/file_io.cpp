@@ -18,6 +18,7 @@
 
 #include "core/input_error.h"
 #include "core/read_buffer.h"
+#include "core/regular_file.h"
 
 namespace shapevm {
 
@@ -52,43 +53,10 @@ FileIdentity identity_of(const struct stat& info) {
 // third of `info`'s time.
 template <typename Allocate>
 FileIdentity read_whole_file(const std::filesystem::path& path, Allocate&& allocate) {
-  // O_NONBLOCK only so that opening a FIFO does not wait for a writer (it is refused below); it
-  // changes nothing for a regular file.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    const int error = errno;
-    if (error == ENOENT || error == ENOTDIR) {
-      throw InputError(path.string(), "no such file (or not a regular file)");
-    }
-    throw InputError(path.string(), fmt::format("cannot open: {}", std::strerror(error)));
-  }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) {
-    throw InputError(path.string(), fmt::format("cannot open: {}", std::strerror(errno)));
-  }
-  if (!S_ISREG(info.st_mode))
-    throw InputError(path.string(), "no such file (or not a regular file)");
-  const auto size = static_cast<size_t>(info.st_size);
-  uint8_t* data = allocate(size);
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t got = ::read(fd, data + done, size - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0)
-      throw InputError(path.string(), fmt::format("read failed: {}", std::strerror(errno)));
-    if (got == 0) {
-      throw InputError(path.string(),
-                       fmt::format("read failed: the file ended at byte {} of the {} "
-                                   "it had when opened",
-                                   done, size));
-    }
-    done += static_cast<size_t>(got);
-  }
-  return identity_of(info);
+  const core::RegularFile file(path);
+  uint8_t* data = allocate(file.size());
+  file.read_at(0, data, file.size());
+  return identity_of(file.info());
 }
 
 // The reads read_file_shared() may hand out again: each file's last read, while anything holds
@@ -119,27 +87,29 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path) {
   return data;
 }
 
-SharedBytes read_file_shared(const std::filesystem::path& path) {
+std::optional<SharedBytes> held_file_read(const std::filesystem::path& path) {
   SharedReads& reads = shared_reads();
-  std::string key = path.string();
+  // Only a read still held is worth the stat that tells whether the file is unchanged (a run over
+  // a corpus reads each file once).
+  std::shared_ptr<const uint8_t[]> bytes;
+  SharedReads::Entry entry;
   {
-    // Only a read still held is worth the stat that tells whether the file is unchanged (a run
-    // over a corpus reads each file once).
-    std::shared_ptr<const uint8_t[]> bytes;
-    SharedReads::Entry entry;
-    {
-      const std::lock_guard<std::mutex> held(reads.lock);
-      const auto found = reads.entries.find(key);
-      if (found != reads.entries.end()) {
-        entry = found->second;
-        bytes = entry.bytes.lock();
-      }
+    const std::lock_guard<std::mutex> held(reads.lock);
+    const auto found = reads.entries.find(path.string());
+    if (found != reads.entries.end()) {
+      entry = found->second;
+      bytes = entry.bytes.lock();
     }
-    struct stat info {};
-    if (bytes && ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-        entry.identity == identity_of(info))
-      return SharedBytes(bytes, std::span<const uint8_t>(bytes.get(), entry.size));
   }
+  struct stat info {};
+  if (bytes && ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+      entry.identity == identity_of(info))
+    return SharedBytes(bytes, std::span<const uint8_t>(bytes.get(), entry.size));
+  return std::nullopt;
+}
+
+SharedBytes read_file_shared(const std::filesystem::path& path) {
+  if (std::optional<SharedBytes> held = held_file_read(path)) return *std::move(held);
   // Read afresh into a buffer left uninitialised (every byte is read into it): zeroing a large
   // container first cost as much as reading it. Allocated apart from the shared count (not
   // make_shared), so that the weak entry left here frees no later than its last holder does; a
@@ -151,9 +121,10 @@ SharedBytes read_file_shared(const std::filesystem::path& path) {
     size = n;
     return bytes.get();
   });
+  SharedReads& reads = shared_reads();
   const std::lock_guard<std::mutex> held(reads.lock);
   std::erase_if(reads.entries, [](const auto& entry) { return entry.second.bytes.expired(); });
-  reads.entries.insert_or_assign(std::move(key), SharedReads::Entry{identity, bytes, size});
+  reads.entries.insert_or_assign(path.string(), SharedReads::Entry{identity, bytes, size});
   const std::span<const uint8_t> view(bytes.get(), size);
   return SharedBytes(std::move(bytes), view);
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path);
 // holds the container this way, so each member's run finds it without reading and copying the
 // whole file (a 58 MB Starlancer resource.hog took 0.25 s to read per member). Thread-safe.
 SharedBytes read_file_shared(const std::filesystem::path& path);
+
+// The bytes read_file_shared() would hand out again for `path` (an earlier read still held, the
+// file unchanged since); nullopt when there are none. Reads nothing.
+std::optional<SharedBytes> held_file_read(const std::filesystem::path& path);
 
 // ".tmpPID.THREAD.N": the suffix a writer adds to a destination for its temporary file, unique per
 // process, thread and call.
