@@ -29,6 +29,8 @@
 
 namespace shapevm {
 
+class PartialFile;  // core/partial_file.h
+
 // A file argument read: the whole file and, for FILE:MEMBER, the member named.
 struct EngineInput {
   std::string spec;                   // as given
@@ -172,6 +174,15 @@ class Engine {
                                              const std::optional<std::string>& member,
                                              const OpenOptions& options) const;
 
+  // For FILE:MEMBER on a large file, which a command would otherwise read whole: loads through
+  // `file` every part of it that recognising the file (recognises()), opening that member and
+  // running it read, and returns true; the member is then opened from the partly loaded file
+  // (read_program_input, registry.h), with the same result as from the whole one. False (the
+  // default) when the file is not this engine's container or the engine cannot tell those parts:
+  // the whole file is read.
+  virtual bool load_member_parts(PartialFile& /*file*/, const std::string& /*member*/) const {
+    return false;
+  }
   // Containers: the members of `input`'s file, and one member's bytes. Default: InputError (the
   // engine's files are no container).
   virtual bool is_container(std::span<const uint8_t>) const { return false; }

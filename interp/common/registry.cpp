@@ -8,6 +8,7 @@
 #include "core/file_io.h"
 #include "core/input_error.h"
 #include "core/member_spec.h"
+#include "core/partial_file.h"
 
 namespace shapevm {
 
@@ -105,6 +106,33 @@ EngineInput read_input(const std::string& spec) {
   return in;
 }
 
+EngineInput read_program_input(const std::string& spec, std::string_view forced,
+                               uint64_t partial_minimum) {
+  MemberSpec split = parse_member_spec(spec);
+  if (!split.member || held_file_read(split.path)) return read_input(spec);
+  PartialFile file(split.path);
+  if (file.size() < partial_minimum) return read_input(spec);
+  for (const Engine* e : engines()) {
+    if (!forced.empty() && e->name() != forced) continue;
+    if (!e->load_member_parts(file, *split.member)) continue;
+    EngineInput in;
+    in.spec = spec;
+    in.path = split.path;
+    in.member = split.member;
+    in.bytes = file.shared();
+    if (!forced.empty()) return in;
+    // Every engine looks at the parts loaded, the others seeing zeros where nothing was: what they
+    // claim must leave `e` alone, as the whole file does when it is e's container.
+    try {
+      if (&engine_for(in) == e) return in;
+    } catch (const InputError&) {
+      // No claim, or several: the whole file settles it below, and reports it if it stands.
+    }
+    break;
+  }
+  return read_input(spec);
+}
+
 namespace {
 
 // The engine that last recognised these very bytes (the same storage), or nullptr.
@@ -171,7 +199,7 @@ const Engine& engine_for_text(std::string_view text, const std::string& source,
 
 std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions& options,
                                       std::string_view forced) {
-  EngineInput input = read_input(spec);
+  EngineInput input = read_program_input(spec, forced);
   // Assembler text is opened as what it assembles to, so a manifest or a command can name an
   // example by its checked-in source ("vehicle.apa:tank" names a record of it).
   const std::string_view text = as_text(input.bytes);

@@ -3,6 +3,7 @@
 // file contains.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,18 @@ std::vector<std::string> engine_names();
 
 // Reads a file argument (FILE or FILE:MEMBER).
 EngineInput read_input(const std::string& spec);
+
+// From this size on, a FILE:MEMBER program argument is read in part where an engine can say which
+// parts (read_program_input).
+inline constexpr uint64_t kPartialReadMinimum = uint64_t{4} << 20;
+
+// read_input for a program argument (what open_program opens). For FILE:MEMBER on a file of
+// `partial_minimum` bytes or more, which no earlier read still held has read whole, an engine's
+// load_member_parts may load only the parts of the file the member needs: that input is returned
+// when, so loaded, the file is recognised by that engine alone (or `forced` names it). Otherwise
+// the whole file is read, as read_input reads it.
+EngineInput read_program_input(const std::string& spec, std::string_view forced = "",
+                               uint64_t partial_minimum = kPartialReadMinimum);
 
 // The engine whose file `input` is: `forced` ("" = recognise by content) or the one engine that
 // claims the bytes. InputError when none or several claim it, naming the candidates.

@@ -14,6 +14,7 @@
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "core/partial_file.h"
 #include "core/text_bytes.h"
 #include "interp/shp/assembler.h"
 #include "interp/shp/draw.h"
@@ -311,6 +312,27 @@ class ShpEngine : public Engine {
     if (member)
       throw InputError(source + ":" + *member, "the text form holds one model, not members");
     return std::make_unique<ShpProgram>(open_image(assemble_model(text, source), source), options);
+  }
+
+  // A HOG member needs the header and directory (everything before the data offset), the members
+  // recognises() probes, and its own stored bytes (hog.h).
+  bool load_member_parts(PartialFile& file, const std::string& member) const override {
+    file.load(0, kHogHeaderSize);
+    if (!looks_like_hog(file.bytes())) return false;
+    file.load(0, load_u32_be(file.bytes().data() + 12));
+    std::optional<Hog> hog;
+    try {
+      hog = read_hog(file.bytes(), "probe");
+    } catch (const InputError&) {
+      return false;  // the whole file is read, and opening it reports this
+    }
+    // The members hog_holds_models probes, up to the first model, where it stops.
+    for (size_t i = 0; i < hog->entries.size() && i < kMembersProbed; ++i) {
+      file.load(hog->entries[i].offset, hog->entries[i].size);
+      if (looks_like_model(member_bytes(file.bytes(), hog->entries[i]))) break;
+    }
+    if (const HogEntry* entry = find_member(*hog, member)) file.load(entry->offset, entry->size);
+    return true;
   }
 
   bool is_container(std::span<const uint8_t> bytes) const override { return looks_like_hog(bytes); }
