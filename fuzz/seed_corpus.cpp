@@ -85,7 +85,10 @@ class Seeds {
         add("apache_run", name, prefixed(record | (record == 1 ? 0x80 : 0), bytes));
     } else if (e == "shp") {
       add("shp_run", name, prefixed(0x80, bytes));
-      if (ends_with(n, ".hog")) add("shp_files", name, prefixed(0, bytes));
+      if (ends_with(n, ".hog")) {
+        add("shp_files", name, prefixed(0, bytes));
+        for (uint8_t member : {0, 3, 9}) add("shp_member_parts", name, prefixed(member, bytes));
+      }
     } else if (e == "bi2") {
       for (uint8_t member = 0; member < 3; ++member)
         add("bi2_run", name, prefixed(member | (member == 0 ? 0x80 : 0), bytes));
