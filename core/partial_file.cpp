@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <new>
 
+#include "core/read_buffer.h"
+
 namespace shapevm {
 
 namespace {
@@ -38,7 +40,11 @@ void PartialFile::load(uint64_t offset, uint64_t length) {
                              [](const auto& part, uint64_t b) { return part.second < b; });
   while (at < end) {
     const uint64_t gap_end = it == loaded_.end() ? end : std::min(end, it->first);
-    if (at < gap_end) file_.read_at(at, buffer_.get() + at, static_cast<size_t>(gap_end - at));
+    if (at < gap_end) {
+      const auto length = static_cast<size_t>(gap_end - at);
+      core::populate_pages(buffer_.get() + at, length);  // one call, not a fault per page
+      file_.read_at(at, buffer_.get() + at, length);
+    }
     if (it == loaded_.end() || it->first > end) break;
     at = it->second;  // never behind `at`: the parts are sorted and apart
     ++it;

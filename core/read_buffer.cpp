@@ -1,6 +1,7 @@
 #include "core/read_buffer.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,6 +21,16 @@ std::shared_ptr<uint8_t[]> allocate_read_buffer(size_t size) {
   (void)::madvise(block, rounded, MADV_HUGEPAGE);
   return std::shared_ptr<uint8_t[]>(static_cast<uint8_t*>(block),
                                     [](uint8_t* bytes) { std::free(bytes); });
+}
+
+void populate_pages(uint8_t* bytes, size_t size) {
+  if (size == 0) return;
+  // The advice wants a page-aligned start: the page holding `bytes` is mapped already (the block
+  // starts in it), so starting there asks nothing more of it.
+  static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<uintptr_t>(bytes) / page * page;
+  const auto end = reinterpret_cast<uintptr_t>(bytes) + size;
+  (void)::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE);
 }
 
 }  // namespace shapevm::core
