@@ -26,8 +26,10 @@ std::shared_ptr<uint8_t[]> allocate_read_buffer(size_t size);
 // Takes the pages of [bytes, bytes + size) that are not in memory yet in one call
 // (MADV_POPULATE_WRITE), before something fills them, instead of one page fault each as it reaches
 // them: on a virtual machine a fault costs microseconds, and filling a few hundred KB of fresh
-// memory took a hundred faults and more. Only for memory about to be written in full (it is
-// committed). Advice: a kernel older than 5.14 refuses it and the faults are taken as before.
+// memory took a hundred faults and more. Only for fresh memory about to be written in full (it is
+// committed): on memory already in place the call still walks its pages (RefPack output buffers
+// reused from the heap spent a quarter of a decompression there). Advice: a kernel older than 5.14
+// refuses it and the faults are taken as before.
 void populate_pages(uint8_t* bytes, size_t size);
 
 }  // namespace shapevm::core

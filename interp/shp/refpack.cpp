@@ -2,10 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "core/input_error.h"
-#include "core/read_buffer.h"
 
 namespace shapevm::shp {
 namespace {
@@ -14,8 +11,6 @@ constexpr uint8_t kMagic = 0xFB;
 constexpr uint8_t kFlagCompressedSize = 0x01;
 constexpr uint8_t kFlagWideSizes = 0x80;
 constexpr uint8_t kFlagsBase = 0x10;
-// The most of a stream's declared output whose pages are taken before it is decompressed.
-constexpr size_t kPopulatedOutputMaximum = size_t{8} << 20;
 
 struct HeaderInfo {
   uint32_t output_size = 0;
@@ -64,10 +59,6 @@ std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::
   const HeaderInfo header = read_header(in, source);
   std::vector<uint8_t> out;
   out.reserve(header.output_size);
-  // Fresh memory for a large member (hundreds of KB) would take a page fault per 4 KB as the copy
-  // below reaches it. Bounded: a header may declare far more than its stream makes, and the
-  // pages taken here are committed.
-  core::populate_pages(out.data(), std::min<size_t>(header.output_size, kPopulatedOutputMaximum));
   size_t at = header.data_start;
   auto need = [&](size_t command, size_t count, const char* what) {
     if (count > in.size() - command) {
