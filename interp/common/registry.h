@@ -47,7 +47,9 @@ const Engine& engine_for_text(std::string_view text, const std::string& source,
                               std::string_view forced = "");
 
 // Opens a program argument: reads it, recognises it (a file, or assembler text its engine
-// assembles in memory) and opens it.
+// assembles in memory) and opens it. FILE:MEMBER is read with read_program_input the first time
+// FILE is opened with a member in the process, whole after (a run over many members reads the
+// container once).
 std::unique_ptr<Program> open_program(const std::string& spec, const OpenOptions& options,
                                       std::string_view forced = "");
 

@@ -185,6 +185,23 @@ TEST_CASE("a HOG member is read in part only where no whole read is held, and on
   CHECK(shapevm::read_program_input(path, "", 0).bytes == shapevm::read_file(path));
 }
 
+TEST_CASE("a process opens the first member of a file in part and reads it whole for the next") {
+  ScratchDir dir;
+  const std::string path = (dir / "resource.hog").string();
+  write_bytes(path, shapevm::shp::generate_resource_hog(9, 40));
+  REQUIRE(std::filesystem::file_size(path) >= shapevm::kPartialReadMinimum);
+  auto first = shapevm::open_program(path + ":#3", {});
+  CHECK_FALSE(shapevm::held_file_read(path).has_value());  // read in part: no whole read
+  auto second = shapevm::open_program(path + ":#4", {});
+  // Read whole, and held (by the registry's memory of what it recognised) for the members after.
+  const auto held = shapevm::held_file_read(path);
+  REQUIRE(held.has_value());
+  CHECK(held->size() == std::filesystem::file_size(path));
+  CHECK(first->info_text() != second->info_text());
+  auto third = shapevm::open_program(path + ":#5", {});
+  CHECK(shapevm::held_file_read(path)->same_storage(*held));
+}
+
 TEST_CASE("render of a member of a large HOG draws what the whole file draws") {
   ScratchDir dir;
   const auto hog = shapevm::shp::generate_resource_hog(8, 40);
