@@ -1,7 +1,7 @@
 // A file read only in the parts asked for. A command that opens one member of a large container
 // needs the container's directory and that member, not the rest: reading a 58 MB Starlancer
-// resource.hog whole, for one member, was most of such a process's time (the kernel zeroing and
-// filling a page for every 4 KB of it).
+// resource.hog whole, for one member, was most of such a process's time (the kernel giving it
+// zeroed memory for the whole file, then the copy into it).
 #pragma once
 
 #include <cstddef>
