@@ -20,8 +20,8 @@ namespace {
 constexpr char kMagic[] = "EALIB";
 constexpr size_t kMagicSize = 5;
 constexpr size_t kCountOffset = 0x05;
-constexpr size_t kDirectoryOffset = 0x07;
-constexpr size_t kEntrySize = 18;
+constexpr size_t kDirectoryOffset = kEaLibDirectoryOffset;
+constexpr size_t kEntrySize = kEaLibEntryBytes;
 constexpr size_t kNameSize = 13;  // 8.3 name (at most 12 characters) plus its NUL
 constexpr size_t kFlagsField = 0x0D;
 constexpr size_t kOffsetField = 0x0E;
@@ -76,7 +76,7 @@ const char* compression_name(uint8_t flags) {
   }
 }
 
-EaLib::EaLib(std::span<const uint8_t> data, std::string source)
+EaLib::EaLib(std::span<const uint8_t> data, std::string source, MemberSizes sizes)
     : data_(data), source_(std::move(source)) {
   ByteReader in(data_, source_);
   auto magic = in.bytes(0, kMagicSize, "the EALIB magic");
@@ -160,7 +160,8 @@ EaLib::EaLib(std::span<const uint8_t> data, std::string source)
     if (entry.flags == kFlagsStored) {
       entry.unpacked_size = entry.stored_size;
       entry.unpacked_size_known = true;
-    } else if (entry.flags == kFlagsDcl && entry.stored_size >= kDclSizePrefix) {
+    } else if (entry.flags == kFlagsDcl && entry.stored_size >= kDclSizePrefix &&
+               sizes == MemberSizes::kRead) {
       entry.unpacked_size = load_u32(data_.data() + entry.offset);
       entry.unpacked_size_known = true;
     }

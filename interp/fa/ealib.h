@@ -4,6 +4,7 @@
 // (LZSS) and 3 (PXPK) are reported as unsupported, never returned still compressed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -11,6 +12,10 @@
 #include <vector>
 
 namespace shapevm::fa {
+
+// Where an EALIB's directory starts and how long each entry (and the terminator) is.
+inline constexpr size_t kEaLibDirectoryOffset = 0x07;
+inline constexpr size_t kEaLibEntryBytes = 18;
 
 struct LibEntry {
   std::string name;     // as stored (8.3), e.g. "A10.SH"
@@ -29,9 +34,14 @@ const char* compression_name(uint8_t flags);
 
 class EaLib {
  public:
+  // Whether the constructor reads each DCL member's unpacked size from the member's first bytes.
+  // kSkipped leaves those sizes unknown, for a caller that extracts members by name (extract()
+  // reads a member's size itself): it then reads nothing past the directory, so a file loaded
+  // only in its directory and one member (core/partial_file.h) serves it.
+  enum class MemberSizes { kRead, kSkipped };
   // Parses the directory; throws InputError (file, offset, expectation) on any inconsistency.
   // `data` must outlive the EaLib.
-  EaLib(std::span<const uint8_t> data, std::string source);
+  EaLib(std::span<const uint8_t> data, std::string source, MemberSizes sizes = MemberSizes::kRead);
   // A temporary buffer would dangle as soon as the constructor returns.
   EaLib(std::vector<uint8_t>&& data, std::string source) = delete;
 

@@ -10,6 +10,7 @@
 
 #include "core/byte_reader.h"
 #include "core/input_error.h"
+#include "core/partial_file.h"
 #include "interp/fa/assembler.h"
 #include "interp/fa/ealib.h"
 #include "interp/fa/generator.h"
@@ -42,7 +43,9 @@ constexpr std::string_view kEaLibMagic = "EALIB";
 
 // The member `input` names in an EALIB, decompressed, with its source "LIB:NAME".
 std::pair<std::vector<uint8_t>, std::string> lib_member(const EngineInput& input) {
-  const EaLib lib(input.bytes, input.path);
+  // Without the other members' sizes: the member's own is read by extract(), and a LIB loaded in
+  // part holds only the directory and this member (load_member_parts).
+  const EaLib lib(input.bytes, input.path, EaLib::MemberSizes::kSkipped);
   const LibEntry* entry = lib.find(*input.member);
   if (entry == nullptr) {
     throw InputError(input.spec, fmt::format("no member named {} in {} ({} members)", *input.member,
@@ -85,6 +88,23 @@ class FaEngine : public Engine {
   }
 
   std::vector<Knob> knobs() const override { return engine_knobs(); }
+
+  // An EALIB member needs the directory with its terminator and its own stored bytes; the magic
+  // alone recognises the file.
+  bool load_member_parts(PartialFile& file, const std::string& member) const override {
+    file.load(0, kEaLibDirectoryOffset);
+    const std::span<const uint8_t> head = file.bytes();
+    if (head.size() < kEaLibDirectoryOffset || !starts_with(head, kEaLibMagic)) return false;
+    const size_t count = load_u16(head.data() + kEaLibDirectoryOffset - 2);
+    file.load(0, kEaLibDirectoryOffset + (count + 1) * kEaLibEntryBytes);
+    try {
+      const EaLib lib(file.bytes(), "probe", EaLib::MemberSizes::kSkipped);
+      if (const LibEntry* entry = lib.find(member)) file.load(entry->offset, entry->stored_size);
+    } catch (const InputError&) {
+      return false;  // the whole file is read, and opening it reports this
+    }
+    return true;
+  }
 
   std::unique_ptr<Program> open(const EngineInput& input,
                                 const OpenOptions& options) const override {

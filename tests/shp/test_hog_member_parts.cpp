@@ -17,6 +17,7 @@
 #include "interp/shp/generator.h"
 #include "interp/shp/hog.h"
 #include "raster/png_io.h"
+#include "tests/support/member_parts.h"
 #include "tests/support/program_helpers.h"
 #include "tests/tools/run_cli.h"
 
@@ -25,54 +26,14 @@ namespace shp_hog_member_parts_tests {
 namespace {
 
 using shapevm::EngineInput;
+using shapevm::testing::opened;
+using shapevm::testing::opened_in_part;
+using shapevm::testing::opened_whole;
+using shapevm::testing::write_bytes;
 
 // The big-endian u32 of a HOG's header and directory.
 void put_be32(std::vector<uint8_t>& bytes, size_t at, uint32_t v) {
   for (size_t i = 0; i < 4; ++i) bytes.at(at + i) = static_cast<uint8_t>(v >> (24 - 8 * i));
-}
-
-void write_bytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
-
-// What opening `input` gives, as text: the program's info and listing, its run's outcome and
-// the frame's pixels; or the refusal.
-std::string opened(const EngineInput& input) {
-  try {
-    auto program = shapevm::engine_for(input).open(input, {});
-    const auto frame = shapevm::harness::render_program(*program, {}, 0);
-    const auto pixels = frame.frame.pixels();
-    return program->info_text() + program->listing_text() + std::to_string(frame.outcome.ops) +
-           "/" + std::to_string(frame.outcome.faces) + "/" + std::to_string(frame.faces_filled) +
-           "/" + std::to_string(std::count(pixels.begin(), pixels.end(), uint8_t{0})) + "\n" +
-           std::string(pixels.begin(), pixels.end());
-  } catch (const shapevm::InputError& e) {
-    return std::string("refused: ") + e.what();
-  }
-}
-
-// The whole file in a copy of its own: a read still held (here, by the registry's memory of the
-// last bytes it recognised) would be handed to the next partial read instead.
-std::string opened_whole(const std::string& spec) {
-  EngineInput input = shapevm::read_input(spec);
-  input.bytes = shapevm::SharedBytes(input.bytes.to_vector());
-  return opened(input);
-}
-
-// The partial read, or why it was not one.
-std::string opened_in_part(const std::string& spec, const std::string& path, bool& partial) {
-  EngineInput input;
-  try {
-    input = shapevm::read_program_input(spec, "", 0);
-  } catch (const shapevm::InputError& e) {
-    partial = false;
-    return std::string("refused: ") + e.what();
-  }
-  partial = !input.bytes.same_storage(shapevm::read_file_shared(path)) &&
-            input.bytes != shapevm::read_file(path);
-  return opened(input);
 }
 
 }  // namespace
