@@ -87,7 +87,7 @@ class Seeds {
       add("shp_run", name, prefixed(0x80, bytes));
       if (ends_with(n, ".hog")) {
         add("shp_files", name, prefixed(0, bytes));
-        for (uint8_t member : {0, 3, 9}) add("shp_member_parts", name, prefixed(member, bytes));
+        for (uint8_t member : {0, 3, 9}) add("member_parts", name, prefixed(member, bytes));
       }
     } else if (e == "bi2") {
       for (uint8_t member = 0; member < 3; ++member)
@@ -168,6 +168,10 @@ void add_fa_containers(Seeds& seeds) {
     seeds.add("fa_lib", "packed.LIB", prefixed(mode, packed_lib));
   }
   seeds.add("fa_shape", "packed.LIB", packed_lib);
+  for (uint8_t member : {0, 2}) {
+    seeds.add("member_parts", "stored.LIB", prefixed(member, stored_lib));
+    seeds.add("member_parts", "packed.LIB", prefixed(member, packed_lib));
+  }
   const auto pic = small_pic();
   seeds.add("fa_pic_pal", "small.PIC", prefixed(0, pic));
   seeds.add("fa_pic_pal", "textures.LIB",

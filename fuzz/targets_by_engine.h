@@ -14,7 +14,7 @@ bool fuzz_apache_run(std::span<const uint8_t> data);
 bool fuzz_apache_assets(std::span<const uint8_t> data);
 bool fuzz_shp_run(std::span<const uint8_t> data);
 bool fuzz_shp_files(std::span<const uint8_t> data);
-bool fuzz_shp_member_parts(std::span<const uint8_t> data);
+bool fuzz_member_parts(std::span<const uint8_t> data);
 bool fuzz_bi2_run(std::span<const uint8_t> data);
 bool fuzz_bi2_lib(std::span<const uint8_t> data);
 bool fuzz_png(std::span<const uint8_t> data);
