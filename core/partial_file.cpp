@@ -33,11 +33,14 @@ PartialFile::PartialFile(const std::filesystem::path& path)
 void PartialFile::load(uint64_t offset, uint64_t length) {
   const uint64_t begin = std::min<uint64_t>(offset, size());
   const uint64_t end = begin + std::min<uint64_t>(length, size() - begin);
+  if (begin == end) return;
   // The gaps of [begin, end) between the parts already loaded are read; the parts they join
   // become one.
+  // The first part that ends at or after `begin`: the first the range may meet or touch.
+  const auto first = std::lower_bound(loaded_.begin(), loaded_.end(), begin,
+                                      [](const auto& part, uint64_t b) { return part.second < b; });
   uint64_t at = begin;
-  auto it = std::lower_bound(loaded_.begin(), loaded_.end(), begin,
-                             [](const auto& part, uint64_t b) { return part.second < b; });
+  auto it = first;
   while (at < end) {
     const uint64_t gap_end = it == loaded_.end() ? end : std::min(end, it->first);
     if (at < gap_end) {
@@ -49,10 +52,7 @@ void PartialFile::load(uint64_t offset, uint64_t length) {
     at = it->second;  // never behind `at`: the parts are sorted and apart
     ++it;
   }
-  if (begin == end) return;
   // Merge [begin, end) with every part it touches.
-  auto first = std::lower_bound(loaded_.begin(), loaded_.end(), begin,
-                                [](const auto& part, uint64_t b) { return part.second < b; });
   auto last = first;
   uint64_t merged_begin = begin;
   uint64_t merged_end = end;

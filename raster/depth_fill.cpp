@@ -259,7 +259,7 @@ class DepthRows {
       : frame_(frame),
         depth_(depth),
         clip_(clip),
-        no_overlap_(rules.no_overlap),
+        rules_(rules),
         read_(attributes_read(style, depth != nullptr)) {
     span_style_.color = style.color;
     span_style_.depth_write = style.depth_write;
@@ -284,10 +284,7 @@ class DepthRows {
   // Row `row`, crossed at left_x and right_x, where the attributes are `left` and `right`.
   void draw(int64_t row, int64_t left_x, int64_t right_x, const Steppers& left,
             const Steppers& right) const {
-    const int64_t span_begin = fixed_floor64(left_x);
-    const int64_t span_end = fixed_floor64(right_x) + (no_overlap_ ? 0 : 1);
-    const int64_t draw_begin = std::max<int64_t>(span_begin, clip_.left);
-    const int64_t draw_end = std::min<int64_t>(span_end, clip_.right);
+    const auto [span_begin, draw_begin, draw_end] = scan::row_span(left_x, right_x, rules_, clip_);
     if (draw_begin >= draw_end) return;
     const int64_t width = std::max<int64_t>(right_x - left_x, kFixedOne);
     const int64_t skipped = draw_begin - span_begin;
@@ -307,7 +304,7 @@ class DepthRows {
   Framebuffer& frame_;
   DepthBuffer* depth_;
   ClipRect clip_;
-  bool no_overlap_;
+  const FillRules& rules_;
   unsigned read_;
   SpanStyle span_style_;
   DepthSpan span_;
@@ -444,10 +441,8 @@ void fill_depth_reference(Framebuffer& frame, DepthBuffer* depth,
     const scan::RowCrossings& crossings = work.rows[index];
     if (crossings.left_edge < 0) continue;
     const int64_t row = first_row + static_cast<int64_t>(index);
-    const int64_t span_begin = fixed_floor64(crossings.left_x);
-    const int64_t span_end = fixed_floor64(crossings.right_x) + (rules.no_overlap ? 0 : 1);
-    const int64_t draw_begin = std::max<int64_t>(span_begin, clip->left);
-    const int64_t draw_end = std::min<int64_t>(span_end, clip->right);
+    const auto [span_begin, draw_begin, draw_end] =
+        scan::row_span(crossings.left_x, crossings.right_x, rules, *clip);
     if (draw_begin >= draw_end) continue;
     uint8_t* out = frame.row(static_cast<int>(row));
     uint32_t* depth_row = depth != nullptr ? depth->row(static_cast<int>(row)) : nullptr;

@@ -104,20 +104,6 @@ int64_t span_step(int64_t delta, int64_t width) {
   }
 }
 
-// A row's span by the fill rule: from floor(L) to floor(R) + 1 exclusive, or to floor(R) with
-// no_overlap; then the part inside the clip's columns (empty when begin >= end).
-struct Span {
-  int64_t begin;       // floor(L): where the attributes start
-  int64_t draw_begin;  // the clipped columns to write
-  int64_t draw_end;
-};
-inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
-                     const ClipRect& clip) {
-  const int64_t begin = fixed_floor64(left_x);
-  const int64_t end = fixed_floor64(right_x) + (rules.no_overlap ? 0 : 1);
-  return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
-}
-
 #if defined(__SSE2__)
 // Lanes 0 .. count - 1 set, the others clear (count <= 16).
 inline __m128i first_lanes(size_t count) {

@@ -328,6 +328,21 @@ struct SideAttributes {
   }
 };
 
+// A row's span by the fill rule (every fill's, the depth-tested one too): from floor(L) to floor(R)
+// + 1 exclusive, or to floor(R) with no_overlap; then the part inside the clip's columns (empty
+// when begin >= end).
+struct Span {
+  int64_t begin;       // floor(L): where the attributes start
+  int64_t draw_begin;  // the clipped columns to write
+  int64_t draw_end;
+};
+inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
+                     const ClipRect& clip) {
+  const int64_t begin = fixed_floor64(left_x);
+  const int64_t end = fixed_floor64(right_x) + (rules.no_overlap ? 0 : 1);
+  return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
+}
+
 // The rectangle a fill may write: the frame, narrowed by the rules' clip when they give one.
 inline ClipRect effective_clip(const Framebuffer& frame, const FillRules& rules) {
   ClipRect clip = frame.bounds();

@@ -97,30 +97,24 @@ const Engine& engine_named(std::string_view name) {
       fmt::format("no engine called \"{}\" (engines: {})", name, joined(engine_names())));
 }
 
-EngineInput read_input(const std::string& spec) {
-  MemberSpec split = parse_member_spec(spec);
-  EngineInput in;
-  in.spec = spec;
-  in.path = split.path;
-  in.member = split.member;
-  in.bytes = read_file_shared(in.path);
-  return in;
+namespace {
+
+// read_input for an argument already split.
+EngineInput read_split_input(const std::string& spec, MemberSpec split) {
+  SharedBytes bytes = read_file_shared(split.path);
+  return {spec, std::move(split.path), std::move(split.member), std::move(bytes)};
 }
 
-EngineInput read_program_input(const std::string& spec, std::string_view forced,
-                               uint64_t partial_minimum) {
-  MemberSpec split = parse_member_spec(spec);
-  if (!split.member || held_file_read(split.path)) return read_input(spec);
+// read_program_input for an argument already split.
+EngineInput read_split_program_input(const std::string& spec, MemberSpec split,
+                                     std::string_view forced, uint64_t partial_minimum) {
+  if (!split.member || held_file_read(split.path)) return read_split_input(spec, std::move(split));
   PartialFile file(split.path);
-  if (file.size() < partial_minimum) return read_input(spec);
+  if (file.size() < partial_minimum) return read_split_input(spec, std::move(split));
   for (const Engine* e : engines()) {
     if (!forced.empty() && e->name() != forced) continue;
     if (!e->load_member_parts(file, *split.member)) continue;
-    EngineInput in;
-    in.spec = spec;
-    in.path = split.path;
-    in.member = split.member;
-    in.bytes = file.shared();
+    EngineInput in{spec, split.path, split.member, file.shared()};
     if (!forced.empty()) return in;
     // Every engine looks at the parts loaded, the others seeing zeros where nothing was: what they
     // claim must leave `e` alone, as the whole file does when it is e's container.
@@ -131,7 +125,18 @@ EngineInput read_program_input(const std::string& spec, std::string_view forced,
     }
     break;
   }
-  return read_input(spec);
+  return read_split_input(spec, std::move(split));
+}
+
+}  // namespace
+
+EngineInput read_input(const std::string& spec) {
+  return read_split_input(spec, parse_member_spec(spec));
+}
+
+EngineInput read_program_input(const std::string& spec, std::string_view forced,
+                               uint64_t partial_minimum) {
+  return read_split_program_input(spec, parse_member_spec(spec), forced, partial_minimum);
 }
 
 namespace {
@@ -145,12 +150,13 @@ namespace {
 EngineInput read_opened_program_input(const std::string& spec, std::string_view forced) {
   static std::mutex lock;
   static std::set<std::string> opened_with_member;
-  const MemberSpec split = parse_member_spec(spec);
+  MemberSpec split = parse_member_spec(spec);
   if (split.member) {
     const std::lock_guard<std::mutex> held(lock);
-    if (!opened_with_member.insert(split.path).second) return read_input(spec);
+    if (!opened_with_member.insert(split.path).second)
+      return read_split_input(spec, std::move(split));
   }
-  return read_program_input(spec, forced);
+  return read_split_program_input(spec, std::move(split), forced, kPartialReadMinimum);
 }
 
 // The engine that last recognised these very bytes (the same storage), or nullptr.

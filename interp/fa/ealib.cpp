@@ -19,7 +19,7 @@ namespace {
 
 constexpr char kMagic[] = "EALIB";
 constexpr size_t kMagicSize = 5;
-constexpr size_t kCountOffset = 0x05;
+constexpr size_t kCountOffset = kEaLibCountOffset;
 constexpr size_t kDirectoryOffset = kEaLibDirectoryOffset;
 constexpr size_t kEntrySize = kEaLibEntryBytes;
 constexpr size_t kNameSize = 13;  // 8.3 name (at most 12 characters) plus its NUL

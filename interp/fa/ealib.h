@@ -13,7 +13,9 @@
 
 namespace shapevm::fa {
 
-// Where an EALIB's directory starts and how long each entry (and the terminator) is.
+// Where an EALIB's u16 member count and its directory are, and how long each entry (and the
+// terminator) is.
+inline constexpr size_t kEaLibCountOffset = 0x05;
 inline constexpr size_t kEaLibDirectoryOffset = 0x07;
 inline constexpr size_t kEaLibEntryBytes = 18;
 

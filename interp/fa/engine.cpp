@@ -95,7 +95,7 @@ class FaEngine : public Engine {
     file.load(0, kEaLibDirectoryOffset);
     const std::span<const uint8_t> head = file.bytes();
     if (head.size() < kEaLibDirectoryOffset || !starts_with(head, kEaLibMagic)) return false;
-    const size_t count = load_u16(head.data() + kEaLibDirectoryOffset - 2);
+    const size_t count = load_u16(head.data() + kEaLibCountOffset);
     file.load(0, kEaLibDirectoryOffset + (count + 1) * kEaLibEntryBytes);
     try {
       const EaLib lib(file.bytes(), "probe", EaLib::MemberSizes::kSkipped);

@@ -56,12 +56,22 @@ bool looks_like_model(std::span<const uint8_t> b) {
   }
 }
 
+// Whether one of the members a HOG's recognition probes (the first kMembersProbed, in order, up
+// to the first model) is a model; before_probe(entry) is called before each is looked at.
+template <typename BeforeProbe>
+bool probed_members_hold_a_model(std::span<const uint8_t> b, const Hog& hog,
+                                 BeforeProbe&& before_probe) {
+  for (size_t i = 0; i < hog.entries.size() && i < kMembersProbed; ++i) {
+    before_probe(hog.entries[i]);
+    if (looks_like_model(member_bytes(b, hog.entries[i]))) return true;
+  }
+  return false;
+}
+
 bool hog_holds_models(std::span<const uint8_t> b) {
   if (!looks_like_hog(b)) return false;
   try {
-    const Hog hog = read_hog(b, "probe");
-    for (size_t i = 0; i < hog.entries.size() && i < kMembersProbed; ++i)
-      if (looks_like_model(member_bytes(b, hog.entries[i]))) return true;
+    return probed_members_hold_a_model(b, read_hog(b, "probe"), [](const HogEntry&) {});
   } catch (const InputError&) {
   }
   return false;
@@ -326,11 +336,8 @@ class ShpEngine : public Engine {
     } catch (const InputError&) {
       return false;  // the whole file is read, and opening it reports this
     }
-    // The members hog_holds_models probes, up to the first model, where it stops.
-    for (size_t i = 0; i < hog->entries.size() && i < kMembersProbed; ++i) {
-      file.load(hog->entries[i].offset, hog->entries[i].size);
-      if (looks_like_model(member_bytes(file.bytes(), hog->entries[i]))) break;
-    }
+    (void)probed_members_hold_a_model(file.bytes(), *hog,
+                                      [&](const HogEntry& e) { file.load(e.offset, e.size); });
     if (const HogEntry* entry = find_member(*hog, member)) file.load(entry->offset, entry->size);
     return true;
   }

@@ -231,11 +231,16 @@ LodChoice choose_level(const Part& part, int64_t depth, LodRule rule,
 CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, const DrawState& s) {
   P3 lo{INT64_MAX, INT64_MAX, INT64_MAX}, hi{INT64_MIN, INT64_MIN, INT64_MIN};
   bool any = false;
-  std::vector<P3> placed;  // every drawn part's level-0 vertex, placed: what the fit frames
-  size_t vertex_count = 0;
-  for (const Part& part : model.parts)
-    if (!part.levels.empty()) vertex_count += part.levels[0].vertices.size();
-  placed.reserve(vertex_count);
+  // Every drawn part's level-0 vertex, placed: what the fit frames, kept only when there is a
+  // distance to fit (a given one needs only the target and radius).
+  const bool fitting = s.camera_distance <= 0;
+  std::vector<P3> placed;
+  if (fitting) {
+    size_t vertex_count = 0;
+    for (const Part& part : model.parts)
+      if (!part.levels.empty()) vertex_count += part.levels[0].vertices.size();
+    placed.reserve(vertex_count);
+  }
   for (size_t p = 0; p < model.parts.size() && p < places.size(); ++p) {
     const Part& part = model.parts[p];
     if (part.levels.empty()) continue;
@@ -247,7 +252,7 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
         lo[a] = std::min(lo[a], m[a]);
         hi[a] = std::max(hi[a], m[a]);
       }
-      placed.push_back(m);
+      if (fitting) placed.push_back(m);
       any = true;
     }
   }
@@ -277,13 +282,13 @@ CameraFit fit_camera(const Model& model, const std::vector<Affine>& places, cons
     radius = std::max<int64_t>(radius, static_cast<int64_t>(r));
   }
   fit.radius = radius;
-  const int64_t near = assumed::kNearPlaneModelUnits * assumed::kViewUnitsPerModelUnit;
   fit.camera.heading = s.camera_heading;
   fit.camera.pitch = s.camera_pitch;
-  if (s.camera_distance > 0) {  // given: nothing to fit (the viewer names the distance it fitted)
+  if (!fitting) {  // given: nothing to fit (the viewer names the distance it fitted)
     fit.camera.distance = s.camera_distance * assumed::kViewUnitsPerModelUnit;
     return fit;
   }
+  const int64_t near = assumed::kNearPlaneModelUnits * assumed::kViewUnitsPerModelUnit;
   // `--camera fit`: the placed vertices, turned to the camera's heading and pitch about the
   // target, fill the frame (interp/common/camera_fit.h), every one beyond the near plane.
   const View turn = make_view({0, s.camera_heading, s.camera_pitch}, fit.target);

@@ -4,10 +4,10 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "core/file_io.h"
 #include "core/input_error.h"
 #include "core/partial_file.h"
 #include "tests/tools/run_cli.h"
@@ -15,12 +15,6 @@
 namespace core_partial_file_tests {
 
 namespace {
-
-void write_bytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
 
 // Bytes that differ from their neighbours and are never zero, so a part left unread shows.
 std::vector<uint8_t> pattern(size_t size) {
@@ -48,7 +42,7 @@ void check_parts(const shapevm::PartialFile& file, const std::vector<uint8_t>& w
 TEST_CASE("a partial file holds the parts loaded at their offsets and zeros elsewhere") {
   ScratchDir dir;
   const auto whole = pattern(300'000);
-  write_bytes(dir / "big.bin", whole);
+  shapevm::write_file_atomic(dir / "big.bin", whole);
   shapevm::PartialFile file(dir / "big.bin");
   CHECK(file.size() == whole.size());
   CHECK(file.loaded_bytes() == 0);
@@ -100,7 +94,7 @@ TEST_CASE("a partial file refuses what read_file refuses, and a file shortened s
                        shapevm::InputError);
 
   const auto whole = pattern(10'000);
-  write_bytes(dir / "shrinks.bin", whole);
+  shapevm::write_file_atomic(dir / "shrinks.bin", whole);
   shapevm::PartialFile file(dir / "shrinks.bin");
   file.load(0, 100);
   std::filesystem::resize_file(dir / "shrinks.bin", 5'000);
@@ -108,7 +102,7 @@ TEST_CASE("a partial file refuses what read_file refuses, and a file shortened s
                        doctest::Contains("the file ended at byte 5000 of the 10000"),
                        shapevm::InputError);
   // An empty file has a view of no bytes.
-  write_bytes(dir / "empty.bin", {});
+  shapevm::write_file_atomic(dir / "empty.bin", std::vector<uint8_t>{});
   shapevm::PartialFile empty(dir / "empty.bin");
   empty.load(0, 10);
   CHECK(empty.bytes().empty());

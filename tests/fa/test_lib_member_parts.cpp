@@ -21,9 +21,10 @@ namespace fa_lib_member_parts_tests {
 
 namespace {
 
+using shapevm::write_file_atomic;
+using shapevm::testing::never_loaded;
 using shapevm::testing::opened_in_part;
 using shapevm::testing::opened_whole;
-using shapevm::testing::write_bytes;
 
 // `count` generated shapes, every third stored and the others DCL-compressed.
 std::vector<shapevm::test::LibMemberSpec> generated_members(uint32_t count) {
@@ -48,7 +49,7 @@ TEST_CASE("an EALIB member read in part opens, runs and draws as from the whole 
   members.push_back({"LZSS.SH", 1, {1, 2, 3, 4, 5}});  // listed, never decoded
   const auto lib = shapevm::test::build_ealib(members);
   const std::string path = (dir / "FA_2.LIB").string();
-  write_bytes(path, lib);
+  write_file_atomic(path, lib);
 
   std::vector<std::string> names;
   for (uint32_t i = 0; i < 16; ++i) names.push_back("#" + std::to_string(i));
@@ -75,9 +76,7 @@ TEST_CASE("an EALIB member read in part opens, runs and draws as from the whole 
   for (size_t i = 0; i < entries.size(); ++i) {
     if (i == 9) continue;
     CAPTURE(i);
-    CHECK(std::all_of(bytes.begin() + entries[i].offset,
-                      bytes.begin() + entries[i].offset + entries[i].stored_size,
-                      [](uint8_t b) { return b == 0; }));
+    CHECK(never_loaded(bytes, entries[i].offset, entries[i].stored_size));
   }
 }
 
@@ -102,7 +101,7 @@ TEST_CASE("an EALIB whose directory does not hold is read whole, with its refusa
     auto bad = lib;
     for (size_t i = 0; i < 4; ++i) bad.at(c.at + i) = static_cast<uint8_t>(c.value >> (8 * i));
     const std::string path = (dir / "bad.LIB").string();
-    write_bytes(path, bad);
+    write_file_atomic(path, bad);
     for (const std::string member : {"#0", "#3", "GEN00006.SH"}) {
       CAPTURE(member);
       bool partial = false;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -26,10 +25,11 @@ namespace shp_hog_member_parts_tests {
 namespace {
 
 using shapevm::EngineInput;
+using shapevm::write_file_atomic;
+using shapevm::testing::never_loaded;
 using shapevm::testing::opened;
 using shapevm::testing::opened_in_part;
 using shapevm::testing::opened_whole;
-using shapevm::testing::write_bytes;
 
 // The big-endian u32 of a HOG's header and directory.
 void put_be32(std::vector<uint8_t>& bytes, size_t at, uint32_t v) {
@@ -42,7 +42,7 @@ TEST_CASE("SL-01, SL-02: a HOG member read in part opens, runs and draws as from
   ScratchDir dir;
   const auto hog = shapevm::shp::generate_resource_hog(5, 24);
   const std::string path = (dir / "resource.hog").string();
-  write_bytes(path, hog);
+  write_file_atomic(path, hog);
   const shapevm::shp::Hog directory = shapevm::shp::read_hog(hog, path);
   REQUIRE(directory.entries.size() == 24);
 
@@ -78,8 +78,7 @@ TEST_CASE("SL-01, SL-02: a HOG member read in part opens, runs and draws as from
   for (const auto& e : directory.entries) {
     if (e.index == 0 || e.index == 17) continue;
     CAPTURE(e.index);
-    CHECK(std::all_of(bytes.begin() + e.offset, bytes.begin() + e.offset + e.size,
-                      [](uint8_t b) { return b == 0; }));
+    CHECK(never_loaded(bytes, e.offset, e.size));
   }
 }
 
@@ -115,7 +114,7 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
       put_be32(bad, c.at, c.value);
     }
     const std::string path = (dir / "bad.hog").string();
-    write_bytes(path, bad);
+    write_file_atomic(path, bad);
     for (const std::string member : {"#1", "#5", "#10"}) {
       CAPTURE(member);
       bool partial = false;
@@ -130,7 +129,7 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
 TEST_CASE("a HOG member is read in part only where no whole read is held, and only when large") {
   ScratchDir dir;
   const std::string path = (dir / "resource.hog").string();
-  write_bytes(path, shapevm::shp::generate_resource_hog(7, 10));
+  write_file_atomic(path, shapevm::shp::generate_resource_hog(7, 10));
   const std::string spec = path + ":#2";
   {
     const shapevm::SharedBytes held = shapevm::read_file_shared(path);
@@ -149,7 +148,7 @@ TEST_CASE("a HOG member is read in part only where no whole read is held, and on
 TEST_CASE("a process opens the first member of a file in part and reads it whole for the next") {
   ScratchDir dir;
   const std::string path = (dir / "resource.hog").string();
-  write_bytes(path, shapevm::shp::generate_resource_hog(9, 40));
+  write_file_atomic(path, shapevm::shp::generate_resource_hog(9, 40));
   REQUIRE(std::filesystem::file_size(path) >= shapevm::kPartialReadMinimum);
   auto first = shapevm::open_program(path + ":#3", {});
   CHECK_FALSE(shapevm::held_file_read(path).has_value());  // read in part: no whole read
@@ -167,7 +166,7 @@ TEST_CASE("render of a member of a large HOG draws what the whole file draws") {
   ScratchDir dir;
   const auto hog = shapevm::shp::generate_resource_hog(8, 40);
   REQUIRE(hog.size() >= shapevm::kPartialReadMinimum);  // the command reads it in part
-  write_bytes(dir / "resource.hog", hog);
+  write_file_atomic(dir / "resource.hog", hog);
   const std::string spec = (dir / "resource.hog").string() + ":#33";
   const auto png = dir / "member.png";
   const CliResult r = run_cli("render " + shell_quote(spec) + " -o " + shell_quote(png.string()));

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,10 +15,12 @@
 
 namespace shapevm::testing {
 
-inline void write_bytes(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
+// Whether the `size` bytes at `offset` of a partly loaded file are all zero: never loaded (the
+// tests' members never hold a run of zeros as long as a member).
+inline bool never_loaded(std::span<const uint8_t> bytes, uint64_t offset, uint64_t size) {
+  return std::all_of(bytes.begin() + static_cast<ptrdiff_t>(offset),
+                     bytes.begin() + static_cast<ptrdiff_t>(offset + size),
+                     [](uint8_t b) { return b == 0; });
 }
 
 // What opening `input` gives, as text: the program's info and listing, its run's outcome and
