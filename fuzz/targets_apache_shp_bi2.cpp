@@ -1,8 +1,15 @@
 // Apache, Starlancer and Battle Isle 2 targets: each engine's container and program run to a
 // frame, and the files it reads besides the program (textures, palettes, decompressors).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "core/input_error.h"
 #include "fuzz/target_support.h"
 #include "fuzz/targets_by_engine.h"
 #include "interp/apache/palette.h"
@@ -53,7 +60,8 @@ bool fuzz_shp_run(std::span<const uint8_t> data) {
 }
 
 // The first byte picks the reader: a HOG directory with its first members decompressed, a raw
-// RefPack stream, palette.tga, or a tcache texture file with its first textures converted.
+// RefPack stream (decompressed whole and walked for its head only, which must agree), palette.tga,
+// or a tcache texture file with its first textures converted.
 bool fuzz_shp_files(std::span<const uint8_t> data) {
   if (data.empty()) return true;
   const auto rest = data.subspan(1);
@@ -67,9 +75,32 @@ bool fuzz_shp_files(std::span<const uint8_t> data) {
       }
       break;
     }
-    case 1:
-      (void)shp::refpack_decompress(rest, kFuzzSource);
+    case 1: {
+      // The head-only walk recognition uses must agree with the whole decoder: the same first
+      // bytes and size, or the same refusal.
+      const auto outcome = [&](auto&& walk) {
+        try {
+          return walk();
+        } catch (const InputError& e) {
+          return std::string("refused: ") + e.what();
+        }
+      };
+      const std::string whole = outcome([&] {
+        const auto out = shp::refpack_decompress(rest, kFuzzSource);
+        return fmt::format(
+            "{} {}", out.size(),
+            fmt::join(out.begin(), out.begin() + std::min<ptrdiff_t>(64, std::ssize(out)), " "));
+      });
+      const std::string head = outcome([&] {
+        const auto out = shp::refpack_head(rest, kFuzzSource, 64);
+        return fmt::format("{} {}", out.size, fmt::join(out.head, " "));
+      });
+      if (whole != head) {
+        std::fprintf(stderr, "whole: %s\nhead: %s\n", whole.c_str(), head.c_str());
+        std::abort();
+      }
       break;
+    }
     case 2:
       (void)shp::read_palette_tga(rest, kFuzzSource);
       break;

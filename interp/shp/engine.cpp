@@ -38,19 +38,24 @@ constexpr uint16_t kMaxPlausibleHeaderCount = 16;
 // Members a HOG's recognition looks at for a model.
 constexpr size_t kMembersProbed = 8;
 
-bool looks_like_chunk_stream(std::span<const uint8_t> b) {
-  if (b.size() < kChunkHeaderSize) return false;
-  const uint16_t tag = load_u16(b.data()), size = load_u16(b.data() + 2),
-                 count = load_u16(b.data() + 4);
-  return tag == 0 && size >= 4 && size <= kMaxPlausibleHeaderSize && count >= 1 &&
-         count <= kMaxPlausibleHeaderCount && kChunkHeaderSize + size_t{size} * count <= b.size();
+// `head` is a stream's first bytes (at least kChunkHeaderSize of them, if it has them) and
+// `size` its whole length.
+bool looks_like_chunk_stream(std::span<const uint8_t> head, size_t size) {
+  if (head.size() < kChunkHeaderSize) return false;
+  const uint16_t tag = load_u16(head.data()), record_size = load_u16(head.data() + 2),
+                 count = load_u16(head.data() + 4);
+  return tag == 0 && record_size >= 4 && record_size <= kMaxPlausibleHeaderSize && count >= 1 &&
+         count <= kMaxPlausibleHeaderCount &&
+         kChunkHeaderSize + size_t{record_size} * count <= size;
 }
 
 bool looks_like_model(std::span<const uint8_t> b) {
-  if (looks_like_chunk_stream(b)) return true;
+  if (looks_like_chunk_stream(b, b.size())) return true;
   if (!starts_refpack(b)) return false;
   try {
-    return looks_like_chunk_stream(refpack_decompress(b, "probe"));
+    // The whole stream must decompress, but only its first chunk header is looked at.
+    const RefPackHead out = refpack_head(b, "probe", kChunkHeaderSize);
+    return looks_like_chunk_stream(out.head, out.size);
   } catch (const InputError&) {
     return false;
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/input_error.h"
 
 namespace shapevm::shp {
@@ -55,10 +57,54 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
   return read_header(bytes, source).output_size;
 }
 
-std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::string& source) {
-  const HeaderInfo header = read_header(in, source);
-  std::vector<uint8_t> out;
-  out.reserve(header.output_size);
+namespace {
+
+// The whole output, written into storage reserved for the declared size (never reallocated).
+class WholeOutput {
+ public:
+  explicit WholeOutput(uint32_t declared) { bytes_.reserve(declared); }
+  size_t size() const { return bytes_.size(); }
+  void literals(const uint8_t* from, size_t count) {
+    bytes_.insert(bytes_.end(), from, from + count);
+  }
+  // `distance` is at most size(), checked by the walk. Byte by byte, so an overlapping copy
+  // repeats what it has just written.
+  void copy(size_t distance, size_t length) {
+    const size_t from = bytes_.size() - distance;
+    for (size_t i = 0; i < length; ++i) bytes_.push_back(bytes_[from + i]);
+  }
+  std::vector<uint8_t> take() { return std::move(bytes_); }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+// Only the output's first `keep` bytes, and its length: what recognition needs. No output byte
+// decides whether a stream is valid, so the walk refuses exactly what WholeOutput's refuses.
+class HeadOutput {
+ public:
+  explicit HeadOutput(size_t keep) : keep_(keep) { head_.reserve(keep); }
+  size_t size() const { return size_; }
+  void literals(const uint8_t* from, size_t count) {
+    if (size_ < keep_) head_.insert(head_.end(), from, from + std::min(count, keep_ - size_));
+    size_ += count;
+  }
+  void copy(size_t distance, size_t length) {
+    for (size_t i = 0; i < length && size_ + i < keep_; ++i)
+      head_.push_back(head_[size_ + i - distance]);
+    size_ += length;
+  }
+  RefPackHead take() { return {size_, std::move(head_)}; }
+
+ private:
+  size_t keep_;
+  size_t size_ = 0;
+  std::vector<uint8_t> head_;
+};
+
+template <typename Output>
+void walk_commands(std::span<const uint8_t> in, const std::string& source, const HeaderInfo& header,
+                   Output& out) {
   size_t at = header.data_start;
   auto need = [&](size_t command, size_t count, const char* what) {
     if (count > in.size() - command) {
@@ -68,7 +114,7 @@ std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::
     }
   };
   // Copies `literals` bytes from the input after the command, then `length` bytes from
-  // `distance` back in the output, byte by byte so an overlapping copy repeats what it wrote.
+  // `distance` back in the output.
   auto emit = [&](size_t command, size_t command_size, size_t literals, size_t length,
                   size_t distance) {
     need(command, command_size + literals, "a RefPack command and its literal bytes");
@@ -78,8 +124,7 @@ std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::
                                    "(output at {}, {} literal and {} copied bytes)",
                                    header.output_size, out.size(), literals, length));
     }
-    out.insert(out.end(), in.begin() + static_cast<ptrdiff_t>(command + command_size),
-               in.begin() + static_cast<ptrdiff_t>(command + command_size + literals));
+    out.literals(in.data() + command + command_size, literals);
     at = command + command_size + literals;
     if (length == 0) return;
     if (distance > out.size()) {
@@ -88,8 +133,7 @@ std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::
                                    "precede it",
                                    distance, out.size()));
     }
-    const size_t from = out.size() - distance;
-    for (size_t i = 0; i < length; ++i) out.push_back(out[from + i]);
+    out.copy(distance, length);
   };
   while (true) {
     if (at >= in.size()) {
@@ -125,7 +169,22 @@ std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::
                                  "declares {}",
                                  out.size(), header.output_size));
   }
-  return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::string& source) {
+  const HeaderInfo header = read_header(in, source);
+  WholeOutput out(header.output_size);
+  walk_commands(in, source, header, out);
+  return out.take();
+}
+
+RefPackHead refpack_head(std::span<const uint8_t> in, const std::string& source, size_t keep) {
+  const HeaderInfo header = read_header(in, source);
+  HeadOutput out(std::min<size_t>(keep, header.output_size));
+  walk_commands(in, source, header, out);
+  return out.take();
 }
 
 std::vector<uint8_t> refpack_compress_literal(std::span<const uint8_t> data) {

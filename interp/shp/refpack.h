@@ -28,6 +28,17 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 // shorter than the header declares, or a declared size over kMaxRefPackOutput.
 std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> bytes, const std::string& source);
 
+// The first bytes of a RefPack stream's output and the output's whole size.
+struct RefPackHead {
+  size_t size = 0;
+  std::vector<uint8_t> head;  // the first min(keep, size) bytes
+};
+
+// Walks the whole stream as refpack_decompress does, with the same InputErrors for the same
+// streams, but keeps only the output's first `keep` bytes: recognising a model needs its first
+// chunk header and its size, not the rest.
+RefPackHead refpack_head(std::span<const uint8_t> bytes, const std::string& source, size_t keep);
+
 // A valid RefPack stream of `data` made only of literal commands (E0-FB runs of 4..112 bytes,
 // then an FC-FF end with 0..3): what the writers and the generator store. InputError when `data`
 // does not fit the 3-byte size (16 MiB).
