@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/input_error.h"
 
@@ -59,24 +60,44 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 
 namespace {
 
-// The whole output, written into storage reserved for the declared size (never reallocated).
+// The whole output, written into a buffer of the declared size. Every byte of it is written
+// by a command before the walk ends (it checks the output reaches the declared size), so a copy
+// may write a few bytes past its end for speed: the next commands write them again.
 class WholeOutput {
  public:
-  explicit WholeOutput(uint32_t declared) { bytes_.reserve(declared); }
-  size_t size() const { return bytes_.size(); }
+  explicit WholeOutput(uint32_t declared) : bytes_(declared) {}
+  size_t size() const { return size_; }
   void literals(const uint8_t* from, size_t count) {
-    bytes_.insert(bytes_.end(), from, from + count);
+    if (count != 0) std::memcpy(bytes_.data() + size_, from, count);
+    size_ += count;
   }
-  // `distance` is at most size(), checked by the walk. Byte by byte, so an overlapping copy
-  // repeats what it has just written.
+  // `distance` is at most size(), and size() + length at most the declared size: both checked
+  // by the walk.
   void copy(size_t distance, size_t length) {
-    const size_t from = bytes_.size() - distance;
-    for (size_t i = 0; i < length; ++i) bytes_.push_back(bytes_[from + i]);
+    uint8_t* out = bytes_.data() + size_;
+    const uint8_t* from = out - distance;
+    if (distance >= kShortCopy && length <= kShortCopy && bytes_.size() - size_ >= kShortCopy) {
+      std::memcpy(out, from, kShortCopy);  // one fixed-size move for the common short copy
+    } else if (distance >= length) {
+      std::memcpy(out, from, length);
+    } else {
+      // Overlapping: the copy repeats the last `distance` bytes. Each move copies what is already
+      // repeated, a whole number of periods, so the moves double until the copy is done.
+      size_t done = 0;
+      while (done < length) {
+        const size_t step = std::min(length - done, distance + done);
+        std::memcpy(out + done, from, step);
+        done += step;
+      }
+    }
+    size_ += length;
   }
   std::vector<uint8_t> take() { return std::move(bytes_); }
 
  private:
+  static constexpr size_t kShortCopy = 16;
   std::vector<uint8_t> bytes_;
+  size_t size_ = 0;
 };
 
 // Only the output's first `keep` bytes, and its length: what recognition needs. No output byte
@@ -102,66 +123,91 @@ class HeadOutput {
   std::vector<uint8_t> head_;
 };
 
+// The walk's refusals, out of its loop.
+[[noreturn, gnu::cold]] void input_ends(const std::string& source, size_t command, size_t count,
+                                        const char* what, size_t input_size) {
+  throw InputError(
+      source, command,
+      fmt::format("expected {} ({} bytes), but the input ends at 0x{:x}", what, count, input_size));
+}
+
+[[noreturn, gnu::cold]] void past_declared_size(const std::string& source, size_t command,
+                                                uint32_t declared, size_t output, size_t literals,
+                                                size_t length) {
+  throw InputError(source, command,
+                   fmt::format("RefPack command writes past the declared output size {} "
+                               "(output at {}, {} literal and {} copied bytes)",
+                               declared, output, literals, length));
+}
+
+[[noreturn, gnu::cold]] void copy_before_start(const std::string& source, size_t command,
+                                               size_t distance, size_t output) {
+  throw InputError(source, command,
+                   fmt::format("RefPack copy from {} bytes back, but only {} bytes of output "
+                               "precede it",
+                               distance, output));
+}
+
+// Each command copies `literals` bytes from the input after it, then `length` bytes from
+// `distance` back in the output.
 template <typename Output>
 void walk_commands(std::span<const uint8_t> in, const std::string& source, const HeaderInfo& header,
                    Output& out) {
+  const size_t input_size = in.size();
   size_t at = header.data_start;
-  auto need = [&](size_t command, size_t count, const char* what) {
-    if (count > in.size() - command) {
-      throw InputError(source, command,
-                       fmt::format("expected {} ({} bytes), but the input ends at 0x{:x}", what,
-                                   count, in.size()));
-    }
-  };
-  // Copies `literals` bytes from the input after the command, then `length` bytes from
-  // `distance` back in the output.
-  auto emit = [&](size_t command, size_t command_size, size_t literals, size_t length,
-                  size_t distance) {
-    need(command, command_size + literals, "a RefPack command and its literal bytes");
-    if (out.size() + literals + length > header.output_size) {
-      throw InputError(source, command,
-                       fmt::format("RefPack command writes past the declared output size {} "
-                                   "(output at {}, {} literal and {} copied bytes)",
-                                   header.output_size, out.size(), literals, length));
-    }
-    out.literals(in.data() + command + command_size, literals);
-    at = command + command_size + literals;
-    if (length == 0) return;
-    if (distance > out.size()) {
-      throw InputError(source, command,
-                       fmt::format("RefPack copy from {} bytes back, but only {} bytes of output "
-                                   "precede it",
-                                   distance, out.size()));
-    }
-    out.copy(distance, length);
-  };
   while (true) {
-    if (at >= in.size()) {
+    if (at >= input_size) {
       throw InputError(source, at,
                        "expected a RefPack command (the stream ends with FC-FF), but the input "
                        "ends here");
     }
     const size_t command = at;
     const uint8_t b0 = in[at];
+    size_t command_size = 1, literals, length = 0, distance = 0;
+    bool last = false;
     if (b0 < 0x80) {  // 0dd nnn ll, b1
-      need(command, 2, "a 2-byte RefPack command");
+      if (input_size - command < 2)
+        input_ends(source, command, 2, "a 2-byte RefPack command", input_size);
       const uint8_t b1 = in[at + 1];
-      emit(command, 2, b0 & 3, ((b0 >> 2) & 7) + 3, (size_t((b0 >> 5) & 3) << 8 | b1) + 1);
+      command_size = 2;
+      literals = b0 & 3;
+      length = ((b0 >> 2) & 7) + 3;
+      distance = (size_t((b0 >> 5) & 3) << 8 | b1) + 1;
     } else if (b0 < 0xC0) {  // 10 nnnnnn, ll dddddd, b2
-      need(command, 3, "a 3-byte RefPack command");
+      if (input_size - command < 3)
+        input_ends(source, command, 3, "a 3-byte RefPack command", input_size);
       const uint8_t b1 = in[at + 1], b2 = in[at + 2];
-      emit(command, 3, b1 >> 6, (b0 & 0x3F) + 4, (size_t(b1 & 0x3F) << 8 | b2) + 1);
+      command_size = 3;
+      literals = b1 >> 6;
+      length = (b0 & 0x3F) + 4;
+      distance = (size_t(b1 & 0x3F) << 8 | b2) + 1;
     } else if (b0 < 0xE0) {  // 110 D nn ll, b1, b2, b3
-      need(command, 4, "a 4-byte RefPack command");
+      if (input_size - command < 4)
+        input_ends(source, command, 4, "a 4-byte RefPack command", input_size);
       const uint8_t b1 = in[at + 1], b2 = in[at + 2], b3 = in[at + 3];
-      emit(command, 4, b0 & 3, (size_t((b0 >> 2) & 3) << 8 | b3) + 5,
-           (size_t((b0 >> 4) & 1) << 16 | size_t(b1) << 8 | b2) + 1);
+      command_size = 4;
+      literals = b0 & 3;
+      length = (size_t((b0 >> 2) & 3) << 8 | b3) + 5;
+      distance = (size_t((b0 >> 4) & 1) << 16 | size_t(b1) << 8 | b2) + 1;
     } else if (b0 < 0xFC) {  // 111 lllll: literals only
-      emit(command, 1, (size_t(b0 & 0x1F) + 1) * 4, 0, 0);
+      literals = (size_t(b0 & 0x1F) + 1) * 4;
     } else {  // 111111 ll: the last literals and the end; nothing after it is read
-      emit(command, 1, b0 & 3, 0, 0);
-      break;
+      literals = b0 & 3;
+      last = true;
     }
+    if (input_size - command < command_size + literals) {
+      input_ends(source, command, command_size + literals,
+                 "a RefPack command and its literal bytes", input_size);
+    }
+    if (out.size() + literals + length > header.output_size)
+      past_declared_size(source, command, header.output_size, out.size(), literals, length);
+    out.literals(in.data() + command + command_size, literals);
+    at = command + command_size + literals;
+    if (length != 0) {
+      if (distance > out.size()) copy_before_start(source, command, distance, out.size());
+      out.copy(distance, length);
+    }
+    if (last) break;
   }
   if (out.size() != header.output_size) {
     throw InputError(source, at,
@@ -185,32 +231,6 @@ RefPackHead refpack_head(std::span<const uint8_t> in, const std::string& source,
   HeadOutput out(std::min<size_t>(keep, header.output_size));
   walk_commands(in, source, header, out);
   return out.take();
-}
-
-std::vector<uint8_t> refpack_compress_literal(std::span<const uint8_t> data) {
-  if (data.size() > 0xFFFFFF) {
-    throw InputError(
-        "RefPack encoder",
-        fmt::format("{} bytes do not fit a 3-byte RefPack size (at most 16 MiB - 1)", data.size()));
-  }
-  std::vector<uint8_t> out;
-  out.reserve(data.size() + data.size() / 112 + 6);
-  out.push_back(kFlagsBase);
-  out.push_back(kMagic);
-  out.push_back(static_cast<uint8_t>(data.size() >> 16));
-  out.push_back(static_cast<uint8_t>(data.size() >> 8));
-  out.push_back(static_cast<uint8_t>(data.size()));
-  size_t at = 0;
-  while (data.size() - at >= 4) {
-    const size_t run = std::min<size_t>(112, (data.size() - at) & ~size_t{3});
-    out.push_back(static_cast<uint8_t>(0xE0 | (run / 4 - 1)));
-    out.insert(out.end(), data.begin() + static_cast<ptrdiff_t>(at),
-               data.begin() + static_cast<ptrdiff_t>(at + run));
-    at += run;
-  }
-  out.push_back(static_cast<uint8_t>(0xFC | (data.size() - at)));
-  out.insert(out.end(), data.begin() + static_cast<ptrdiff_t>(at), data.end());
-  return out;
 }
 
 }  // namespace shapevm::shp

@@ -44,4 +44,10 @@ RefPackHead refpack_head(std::span<const uint8_t> bytes, const std::string& sour
 // does not fit the 3-byte size (16 MiB).
 std::vector<uint8_t> refpack_compress_literal(std::span<const uint8_t> data);
 
+// A valid RefPack stream of `data` using every command form: a greedy match of 3..1028 bytes
+// from up to 128 KiB back where one exists, literals where not. Real members are compressed
+// (the writers store literal runs); the benchmarks and tests use this to decode streams shaped
+// like them. InputError when `data` does not fit the 3-byte size.
+std::vector<uint8_t> refpack_compress(std::span<const uint8_t> data);
+
 }  // namespace shapevm::shp
