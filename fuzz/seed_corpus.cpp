@@ -12,6 +12,8 @@
 #include "harness/program_frame.h"
 #include "harness/trace_writer.h"
 #include "interp/common/registry.h"
+#include "interp/shp/hog.h"
+#include "interp/shp/refpack.h"
 #include "raster/png_io.h"
 #include "tests/fa/lib_builder.h"
 #include "tests/fa/pic_builder.h"
@@ -88,6 +90,7 @@ class Seeds {
       if (ends_with(n, ".hog")) {
         add("shp_files", name, prefixed(0, bytes));
         for (uint8_t member : {0, 3, 9}) add("member_parts", name, prefixed(member, bytes));
+        add_matched_refpack(name, bytes);
       }
     } else if (e == "bi2") {
       for (uint8_t member = 0; member < 3; ++member)
@@ -99,6 +102,18 @@ class Seeds {
   std::vector<SeedInput> out;
 
  private:
+  // Raw RefPack streams with copies of every form for shp_files (the HOG's own members hold
+  // literal runs only): the start of the first model members, compressed by the matching encoder.
+  void add_matched_refpack(const std::string& name, const std::vector<uint8_t>& hog_bytes) {
+    constexpr size_t kSeedOutput = 4096;
+    const shp::Hog hog = shp::read_hog(hog_bytes, name);
+    for (size_t i = 0; i < hog.entries.size() && i < 3; ++i) {
+      auto image = shp::member_image(hog_bytes, hog.entries[i], name);
+      image.resize(std::min(image.size(), kSeedOutput));
+      add("shp_files", name + "-matched", prefixed(1, shp::refpack_compress(image)));
+    }
+  }
+
   std::map<std::string, int> count_;
 };
 
