@@ -49,6 +49,17 @@ void BM_RefPackLiteralMembers(benchmark::State& state) {
 }
 BENCHMARK(BM_RefPackLiteralMembers)->Unit(benchmark::kMillisecond);
 
+// Recognition's walk of the same members: every command checked, only the first bytes kept.
+void BM_RefPackHeadLiteralMembers(benchmark::State& state) {
+  const Corpus& c = corpus();
+  for (auto _ : state) {
+    for (const auto& e : c.directory.entries)
+      benchmark::DoNotOptimize(shp::refpack_head(shp::member_bytes(c.hog, e), e.name, 6));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * c.packed_output));
+}
+BENCHMARK(BM_RefPackHeadLiteralMembers)->Unit(benchmark::kMillisecond);
+
 // The same models compressed as the game's members are, with copies of every command form.
 void BM_RefPackMatchedMembers(benchmark::State& state) {
   const Corpus& c = corpus();
