@@ -60,26 +60,40 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 
 namespace {
 
-// The whole output, written into a buffer of the declared size. Every byte of it is written
-// by a command before the walk ends (it checks the output reaches the declared size), so a copy
-// may write a few bytes past its end for speed: the next commands write them again.
+// The whole output, written in place into storage reserved for it. The reservation is the
+// declared size or the most the stream's commands can give, the smaller: no command gives more
+// than 257 bytes of output per byte of input (a bare 4-byte command copying 1,028), so a header
+// declaring more is refused by the walk, and a damaged header reserves no more than its stream
+// could fill. The vector's size runs a little ahead of the output: it grows (zeroed) a 16 KiB
+// step at a time just before the commands write there, while the step is still in cache.
+// Appending command by command instead cost a call a command (matched members 30 -> 62 ms).
 class WholeOutput {
  public:
-  explicit WholeOutput(uint32_t declared) : bytes_(declared) {}
+  static constexpr size_t kMostOutputPerByte = 257;
+  WholeOutput(uint32_t declared, size_t command_bytes) {
+    bytes_.reserve(std::min<size_t>(declared, command_bytes * kMostOutputPerByte));
+  }
   size_t size() const { return size_; }
   void literals(const uint8_t* from, size_t count) {
-    if (count != 0) std::memcpy(bytes_.data() + size_, from, count);
+    make_room(count);
+    // memmove, not memcpy, for a call to the C library's: GCC expands a memcpy of these bounded
+    // sizes as `rep movsq`, slower here for runs of up to 112 bytes (literal-run members 4.0 ->
+    // 5.6 ms). The ranges never overlap.
+    if (count != 0) std::memmove(bytes_.data() + size_, from, count);
     size_ += count;
   }
   // `distance` is at most size(), and size() + length at most the declared size: both checked
   // by the walk.
   void copy(size_t distance, size_t length) {
+    make_room(length);
     uint8_t* out = bytes_.data() + size_;
     const uint8_t* from = out - distance;
     if (distance >= kShortCopy && length <= kShortCopy && bytes_.size() - size_ >= kShortCopy) {
-      std::memcpy(out, from, kShortCopy);  // one fixed-size move for the common short copy
+      // One fixed-size move for the common short copy; the bytes past its length are written
+      // again by the commands after it (the walk requires the output to reach the declared size).
+      std::memcpy(out, from, kShortCopy);
     } else if (distance >= length) {
-      std::memcpy(out, from, length);
+      std::memmove(out, from, length);  // not overlapping; memmove for the reason literals() says
     } else {
       // Overlapping: the copy repeats the last `distance` bytes. Each move copies what is already
       // repeated, a whole number of periods, so the moves double until the copy is done.
@@ -92,10 +106,20 @@ class WholeOutput {
     }
     size_ += length;
   }
-  std::vector<uint8_t> take() { return std::move(bytes_); }
+  std::vector<uint8_t> take() {
+    bytes_.resize(size_);
+    return std::move(bytes_);
+  }
 
  private:
   static constexpr size_t kShortCopy = 16;
+  static constexpr size_t kStep = 16 << 10;
+  // At least `count` bytes (and kShortCopy more where the reservation has them) writable at size_.
+  void make_room(size_t count) {
+    const size_t wanted = size_ + count + kShortCopy;
+    if (wanted <= bytes_.size()) return;
+    bytes_.resize(std::min(bytes_.capacity(), std::max(wanted, bytes_.size() + kStep)));
+  }
   std::vector<uint8_t> bytes_;
   size_t size_ = 0;
 };
@@ -221,7 +245,7 @@ void walk_commands(std::span<const uint8_t> in, const std::string& source, const
 
 std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::string& source) {
   const HeaderInfo header = read_header(in, source);
-  WholeOutput out(header.output_size);
+  WholeOutput out(header.output_size, in.size() - header.data_start);
   walk_commands(in, source, header, out);
   return out.take();
 }

@@ -100,6 +100,12 @@ TEST_CASE("SL-03: errors: a short output, a copy before the start, no end, too l
   // Past the declared size.
   CHECK_THROWS_WITH_AS(refpack_decompress(stream(2, {0xE0, 'a', 'b', 'c', 'd', 0xFC}), "t"),
                        doctest::Contains("past the declared output size"), InputError);
+  // A declared size no stream of this length can reach (257 bytes of output per byte at most)
+  // is refused as any short output is, by the walk.
+  CHECK_THROWS_WITH_AS(refpack_decompress(stream(0xFFFFFF, {0xE0, 'a', 'b', 'c', 'd', 0xFC}), "t"),
+                       doctest::Contains("ended after 4 bytes of output, but its header declares "
+                                         "16777215"),
+                       InputError);
   // A declared size over the cap (4-byte sizes with flag 0x80).
   const std::vector<uint8_t> huge = {0x90, 0xFB, 0x10, 0x00, 0x00, 0x00, 0xFC};
   CHECK_THROWS_WITH_AS(refpack_decompress(huge, "t"), doctest::Contains("MiB"), InputError);
