@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 
+#include "core/decoded_output.h"
 #include "core/input_error.h"
 
 namespace shapevm::shp {
@@ -60,68 +60,22 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 
 namespace {
 
-// The whole output, written in place into storage reserved for it. The reservation is the
-// declared size or the most the stream's commands can give, the smaller: no command gives more
-// than 257 bytes of output per byte of input (a bare 4-byte command copying 1,028), so a header
-// declaring more is refused by the walk, and a damaged header reserves no more than its stream
-// could fill. The vector's size runs a little ahead of the output: it grows (zeroed) a 16 KiB
-// step at a time just before the commands write there, while the step is still in cache.
-// Appending command by command instead cost a call a command (matched members 30 -> 62 ms).
+// The whole output. Its reservation is the declared size or the most the stream's commands can
+// give, the smaller: no command gives more than 257 bytes of output per byte of input (a bare
+// 4-byte command copying 1,028), so a header declaring more is refused by the walk.
 class WholeOutput {
  public:
   static constexpr size_t kMostOutputPerByte = 257;
-  WholeOutput(uint32_t declared, size_t command_bytes) {
-    bytes_.reserve(std::min<size_t>(declared, command_bytes * kMostOutputPerByte));
-  }
-  size_t size() const { return size_; }
-  void literals(const uint8_t* from, size_t count) {
-    make_room(count);
-    // memmove, not memcpy, for a call to the C library's: GCC expands a memcpy of these bounded
-    // sizes as `rep movsq`, slower here for runs of up to 112 bytes (literal-run members 4.0 ->
-    // 5.6 ms). The ranges never overlap.
-    if (count != 0) std::memmove(bytes_.data() + size_, from, count);
-    size_ += count;
-  }
-  // `distance` is at most size(), and size() + length at most the declared size: both checked
-  // by the walk.
-  void copy(size_t distance, size_t length) {
-    make_room(length);
-    uint8_t* out = bytes_.data() + size_;
-    const uint8_t* from = out - distance;
-    if (distance >= kShortCopy && length <= kShortCopy && bytes_.size() - size_ >= kShortCopy) {
-      // One fixed-size move for the common short copy; the bytes past its length are written
-      // again by the commands after it (the walk requires the output to reach the declared size).
-      std::memcpy(out, from, kShortCopy);
-    } else if (distance >= length) {
-      std::memmove(out, from, length);  // not overlapping; memmove for the reason literals() says
-    } else {
-      // Overlapping: the copy repeats the last `distance` bytes. Each move copies what is already
-      // repeated, a whole number of periods, so the moves double until the copy is done.
-      size_t done = 0;
-      while (done < length) {
-        const size_t step = std::min(length - done, distance + done);
-        std::memcpy(out + done, from, step);
-        done += step;
-      }
-    }
-    size_ += length;
-  }
-  std::vector<uint8_t> take() {
-    bytes_.resize(size_);
-    return std::move(bytes_);
-  }
+  WholeOutput(uint32_t declared, size_t command_bytes)
+      : out_(std::min<size_t>(declared, command_bytes * kMostOutputPerByte)) {}
+  size_t size() const { return out_.size(); }
+  void literals(const uint8_t* from, size_t count) { out_.append(from, count); }
+  // `distance` is at most size(), checked by the walk.
+  void copy(size_t distance, size_t length) { out_.repeat(distance, length); }
+  std::vector<uint8_t> take() { return out_.take(); }
 
  private:
-  static constexpr size_t kShortCopy = 16;
-  static constexpr size_t kStep = 16 << 10;
-  // At least `count` bytes (and kShortCopy more where the reservation has them) writable at size_.
-  void make_room(size_t count) {
-    const size_t wanted = size_ + count + kShortCopy;
-    if (wanted <= bytes_.size()) return;
-    bytes_.resize(std::min(bytes_.capacity(), std::max(wanted, bytes_.size() + kStep)));
-  }
-  std::vector<uint8_t> bytes_;
-  size_t size_ = 0;
+  core::DecodedOutput out_;
 };
 
 // Only the output's first `keep` bytes, and its length: what recognition needs. No output byte

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 
 #include "core/input_error.h"
+#include "core/lz_matcher.h"
 #include "interp/shp/refpack.h"
 
 namespace shapevm::shp {
@@ -14,8 +14,6 @@ namespace {
 constexpr size_t kMaxLiteralRun = 112;  // E0-FB: 4..112 bytes, in fours
 constexpr size_t kMaxDistance = 131072;
 constexpr size_t kMaxLength = 1028;
-constexpr size_t kHashBits = 15;
-constexpr size_t kChainDepth = 16;
 
 std::vector<uint8_t> start_stream(size_t size, size_t reserve) {
   if (size > 0xFFFFFF) {
@@ -77,11 +75,6 @@ void put_copy(std::vector<uint8_t>& out, size_t literals, size_t length, size_t 
   }
 }
 
-uint32_t hash3(const uint8_t* p) {
-  const uint32_t v = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16;
-  return (v * 2654435761u) >> (32 - kHashBits);
-}
-
 }  // namespace
 
 std::vector<uint8_t> refpack_compress_literal(std::span<const uint8_t> data) {
@@ -92,40 +85,19 @@ std::vector<uint8_t> refpack_compress_literal(std::span<const uint8_t> data) {
 
 std::vector<uint8_t> refpack_compress(std::span<const uint8_t> data) {
   std::vector<uint8_t> out = start_stream(data.size(), data.size() + data.size() / 112 + 6);
-  constexpr uint32_t kNone = UINT32_MAX;
-  std::vector<uint32_t> head(size_t{1} << kHashBits, kNone);
-  std::vector<uint32_t> previous(data.size(), kNone);  // the last earlier position of a hash
-  auto remember = [&](size_t at) {
-    if (at + 3 > data.size()) return;
-    uint32_t& h = head[hash3(data.data() + at)];
-    previous[at] = h;
-    h = static_cast<uint32_t>(at);
-  };
+  core::LzMatcher matcher(data, kMaxDistance, kMaxLength);
   size_t literal_from = 0, at = 0;
-  while (at + 3 <= data.size()) {
-    size_t best_length = 0, best_distance = 0;
-    uint32_t candidate = head[hash3(data.data() + at)];
-    for (size_t depth = 0; depth < kChainDepth && candidate != kNone; ++depth) {
-      const size_t distance = at - candidate;
-      if (distance > kMaxDistance) break;
-      const size_t limit = std::min(kMaxLength, data.size() - at);
-      size_t length = 0;
-      while (length < limit && data[candidate + length] == data[at + length]) ++length;
-      if (length >= shortest_copy(distance) && length > best_length) {
-        best_length = length;
-        best_distance = distance;
-      }
-      candidate = previous[candidate];
-    }
-    if (best_length == 0) {
-      remember(at++);
+  while (at < data.size()) {
+    const core::LzMatcher::Match best = matcher.longest(at, shortest_copy);
+    if (best.length == 0) {
+      matcher.remember(at++);
       continue;
     }
     literal_from = put_literal_runs(out, data, literal_from, at);
-    put_copy(out, at - literal_from, best_length, best_distance);  // its 0..3 literals follow it
+    put_copy(out, at - literal_from, best.length, best.distance);  // its 0..3 literals follow it
     out.insert(out.end(), data.begin() + static_cast<ptrdiff_t>(literal_from),
                data.begin() + static_cast<ptrdiff_t>(at));
-    for (size_t end = at + best_length; at < end;) remember(at++);
+    for (const size_t end = at + best.length; at < end;) matcher.remember(at++);
     literal_from = at;
   }
   put_end(out, data, put_literal_runs(out, data, literal_from, data.size()));
