@@ -1,7 +1,8 @@
 // Battle Isle 2 benchmarks (figures for closing notes, not tests), over the generated archives
 // with the seed's record counts (240 units, 288 terrain objects, 96 scenery lists):
 //  - meshes read and rendered per second (default state, 640x480), units and terrain;
-//  - TPWM unpacking in MB/s of output, on a literal-packed stream and on one of references.
+//  - TPWM unpacking in MB/s of output, on a literal-packed stream, on one of references, and on
+//    the generated meshes packed with references as the game's files are.
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_main.h"
@@ -79,6 +80,29 @@ void BM_Bi2TpwmReferences(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kSize);
 }
 BENCHMARK(BM_Bi2TpwmReferences)->Unit(benchmark::kMillisecond);
+
+// Every generated unit and terrain mesh, packed with the matching packer.
+void BM_Bi2TpwmMatchedMeshes(benchmark::State& state) {
+  static const auto packed = [] {
+    std::vector<std::vector<uint8_t>> out;
+    for (const auto& f : bi2::generate_archives(1, bi2::kGeneratedUnits)) {
+      if (f.name != "UN3D000.LIB" && f.name != "LAND000.LIB") continue;
+      const bi2::LibArchive lib(f.bytes, f.name);
+      for (const auto& m : lib.members()) out.push_back(bi2::tpwm_pack(lib.decoded(m)));
+    }
+    return out;
+  }();
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    for (const auto& stream : packed) {
+      const auto out = bi2::tpwm_unpack(stream, "bench");
+      bytes += static_cast<int64_t>(out.size());
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  state.SetBytesProcessed(bytes);
+}
+BENCHMARK(BM_Bi2TpwmMatchedMeshes)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -28,5 +28,8 @@ std::vector<uint8_t> tpwm_decode(std::span<const uint8_t> bytes, const std::stri
 
 // A valid TPWM stream of literals only (every flag byte 0): what the writers use.
 std::vector<uint8_t> tpwm_pack_literal(std::span<const uint8_t> bytes);
+// A valid TPWM stream with references where a greedy match of 3..18 bytes from up to 4,095 back
+// exists: shaped like the game's packed files, for the benchmarks and tests.
+std::vector<uint8_t> tpwm_pack(std::span<const uint8_t> bytes);
 
 }  // namespace shapevm::bi2

@@ -2,9 +2,13 @@
 // corrupt distances, truncation to the declared size), the size cap, the XOR variant and the
 // literal-only packer the writers use.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
+#include <array>
+#include <random>
 #include <string>
 
+#include "core/byte_reader.h"
 #include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "interp/bi2/assumptions.h"
@@ -37,7 +41,138 @@ std::string error_of(const std::vector<uint8_t>& bytes) {
   return "";
 }
 
+// BI-02 read one item at a time, as the format describes it: the oracle the unpacker is held to
+// (output, or the refusal's message) on random streams.
+std::string read_item_by_item(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() < 8) return error_of(bytes);  // the header's refusals: the unpacker's own
+  const uint32_t size = load_u32(bytes.data() + 4);
+  if (size > assumed::kMaxUnpackedBytes) return error_of(bytes);
+  std::vector<uint8_t> out;
+  size_t at = 8;
+  auto refused = [&](size_t offset, const std::string& what) {
+    return fmt::format("T.LIB: at 0x{:x}: {}", offset, what);
+  };
+  while (out.size() < size && at < bytes.size()) {
+    const uint8_t flags = bytes[at++];
+    for (int bit = 7; bit >= 0 && out.size() < size && at < bytes.size(); --bit) {
+      if ((flags >> bit & 1) == 0) {
+        out.push_back(bytes[at++]);
+        continue;
+      }
+      if (at + 2 > bytes.size()) return error_of(bytes);  // half a reference: its own wording
+      const size_t length = (bytes[at] & 0x0Fu) + 3;
+      const size_t distance = static_cast<size_t>(bytes[at] >> 4) * 256 + bytes[at + 1];
+      if (distance == 0 || distance > out.size()) {
+        const std::string e = error_of(bytes);
+        // The refusal names this reference's offset and its distance.
+        return e.find(fmt::format("0x{:x}", at)) != std::string::npos &&
+                       e.find(fmt::format("distance {}", distance)) != std::string::npos
+                   ? e
+                   : refused(at, "a bad distance the unpacker did not refuse here");
+      }
+      at += 2;
+      for (size_t i = 0; i < length && out.size() < size; ++i)
+        out.push_back(out[out.size() - distance]);
+    }
+  }
+  if (out.size() < size) {
+    const std::string e = error_of(bytes);
+    return e.find(fmt::format("ends after {}", out.size())) != std::string::npos
+               ? e
+               : refused(bytes.size(), "a short stream the unpacker did not refuse");
+  }
+  return text(out);
+}
+
+std::string unpacked(const std::vector<uint8_t>& bytes) {
+  try {
+    return text(tpwm_unpack(bytes, "T.LIB"));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
 }  // namespace
+
+TEST_CASE(
+    "BI-02: random streams unpack as an item-by-item reading of them, or are refused "
+    "where it fails") {
+  std::mt19937 rng(41);
+  size_t refused = 0, truncated = 0, whole = 0;
+  for (int round = 0; round < 1500; ++round) {
+    // Items: literals, and references of every length reaching up to the output so far; a third
+    // of the streams mostly references, a third mostly literals, a third literals only.
+    const uint32_t literal_eighths = std::array<uint32_t, 3>{3, 7, 8}[(round / 4) % 3];
+    std::vector<uint8_t> body;
+    size_t produced = 0;
+    const size_t items = rng() % 300;
+    for (size_t i = 0; i < items;) {
+      const size_t flags_at = body.size();
+      body.push_back(0);
+      for (int bit = 7; bit >= 0 && i < items; --bit, ++i) {
+        if (produced == 0 || rng() % 8 < literal_eighths) {
+          body.push_back(static_cast<uint8_t>(rng()));
+          ++produced;
+          continue;
+        }
+        body[flags_at] = static_cast<uint8_t>(body[flags_at] | 1 << bit);
+        const size_t distance = 1 + rng() % std::min<size_t>(produced, 4095);
+        const size_t length = 3 + rng() % 16;
+        body.push_back(static_cast<uint8_t>((distance >> 8) << 4 | (length - 3)));
+        body.push_back(static_cast<uint8_t>(distance));
+        produced += length;
+      }
+    }
+    // The declared size: the whole output, less (cut there), or more (a stream ending early).
+    uint32_t size = static_cast<uint32_t>(produced);
+    if (round % 4 == 1 && size > 0) size = static_cast<uint32_t>(rng() % size);
+    if (round % 4 == 2) size += 1 + rng() % 40;
+    std::vector<uint8_t> bytes = stream(size, body);
+    if (round % 4 == 3) {  // damaged: bytes changed, or the end cut
+      for (int k = 0; k < 3 && bytes.size() > 8; ++k) {
+        const size_t at = 8 + rng() % (bytes.size() - 8);
+        if (rng() % 2)
+          bytes[at] = static_cast<uint8_t>(rng());
+        else
+          bytes.resize(at);
+      }
+    }
+    CAPTURE(round);
+    const std::string expected = read_item_by_item(bytes);
+    CHECK(unpacked(bytes) == expected);
+    if (error_of(bytes).empty()) {
+      (size < produced ? truncated : whole) += 1;
+    } else {
+      ++refused;
+    }
+  }
+  CHECK(refused > 100);
+  CHECK(truncated > 100);
+  CHECK(whole > 100);
+}
+
+TEST_CASE("BI-02: the matching packer round-trips, and its references shorten repeating data") {
+  std::mt19937 rng(3);
+  std::vector<std::vector<uint8_t>> inputs;
+  for (size_t n : {0, 1, 2, 3, 8, 9, 17, 1000}) {
+    std::vector<uint8_t> d(n);
+    for (auto& b : d) b = static_cast<uint8_t>(rng());
+    inputs.push_back(d);
+  }
+  inputs.push_back(std::vector<uint8_t>(5000, 'A'));
+  std::vector<uint8_t> far(6000);
+  for (auto& b : far) b = static_cast<uint8_t>(rng());
+  far.insert(far.end(), far.begin() + 2000, far.begin() + 2500);  // 4,000 back: in reach
+  inputs.push_back(far);
+  for (const auto& data : inputs) {
+    CAPTURE(data.size());
+    const auto packed = tpwm_pack(data);
+    CHECK(is_tpwm(packed));
+    CHECK(tpwm_unpack(packed, "t") == data);
+  }
+  CHECK(tpwm_pack(inputs[8]).size() < 5000 / 8);  // 5,000 x 'A': 18 bytes per 2, and flags
+  CHECK(tpwm_pack(far).size() < tpwm_pack_literal(far).size() - 400);
+}
 
 TEST_CASE("BI-02: a flag byte 0x00 governs eight literal bytes") {
   const auto out = tpwm_unpack(stream(8, {0x00, 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'}), "t");
