@@ -11,6 +11,8 @@
 #include "harness/dap_server.h"
 #include "harness/program_frame.h"
 #include "harness/trace_writer.h"
+#include "interp/bi2/lib_archive.h"
+#include "interp/bi2/tpwm.h"
 #include "interp/common/registry.h"
 #include "interp/shp/hog.h"
 #include "interp/shp/refpack.h"
@@ -96,12 +98,27 @@ class Seeds {
       for (uint8_t member = 0; member < 3; ++member)
         add("bi2_run", name, prefixed(member | (member == 0 ? 0x80 : 0), bytes));
       add("bi2_lib", name, prefixed(0, bytes));
+      add_matched_tpwm(name, bytes);
     }
   }
 
   std::vector<SeedInput> out;
 
  private:
+  // Raw TPWM streams with references for bi2_lib (the generated LIBs pack literals only): the
+  // start of the first members, packed by the matching packer.
+  void add_matched_tpwm(const std::string& name, const std::vector<uint8_t>& lib_bytes) {
+    constexpr size_t kSeedOutput = 4096;
+    const bi2::LibArchive lib(lib_bytes, name);
+    size_t n = 0;
+    for (const auto& m : lib.members()) {
+      if (++n > 2) break;
+      auto decoded = lib.decoded(m);
+      decoded.resize(std::min(decoded.size(), kSeedOutput));
+      add("bi2_lib", name + "-matched", prefixed(1, bi2::tpwm_pack(decoded)));
+    }
+  }
+
   // Raw RefPack streams with copies of every form for shp_files (the HOG's own members hold
   // literal runs only): the start of the first model members, compressed by the matching encoder.
   void add_matched_refpack(const std::string& name, const std::vector<uint8_t>& hog_bytes) {
