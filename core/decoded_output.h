@@ -15,8 +15,7 @@ namespace shapevm::core {
 // write by write instead cost a call each (a vector insert), and sizing the whole output first
 // made a second pass over it. The window keeps kSlack bytes past the output where the
 // reservation has them, so a short copy may move a fixed 16 bytes: what it writes past its length
-// is written again by whatever comes next, as long as the caller requires the output to reach its
-// declared size before it is taken (both decoders refuse a stream that stops short).
+// is not output yet, and is written again by what comes next or cut off by take().
 class DecodedOutput {
  public:
   static constexpr size_t kSlack = 16;

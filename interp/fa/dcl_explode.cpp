@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
+#include "core/decoded_output.h"
 #include "core/input_error.h"
 
 namespace shapevm::fa {
@@ -98,6 +100,16 @@ class BitInput {
   // buffer now holds `count` bits.
   bool fill(int count) {
     if (bit_count_ >= count) return true;
+    if (bytes_.size() - next_byte_ >= 8) {
+      // Eight bytes loaded at once; the whole bytes that fit are taken. The bits loaded above
+      // them are those bytes' own, in place, so the next load ORs the same values over them.
+      uint64_t word = 0;
+      std::memcpy(&word, bytes_.data() + next_byte_, 8);  // x86-64: little-endian, as the stream
+      buffer_ |= word << bit_count_;
+      next_byte_ += static_cast<size_t>(63 - bit_count_) >> 3;
+      bit_count_ |= 56;
+      return true;  // count <= 32 <= 56
+    }
     while (bit_count_ <= 56 && next_byte_ < bytes_.size()) {
       buffer_ |= static_cast<uint64_t>(bytes_[next_byte_++]) << bit_count_;
       bit_count_ += 8;
@@ -130,39 +142,57 @@ class Exploder {
 
   std::vector<uint8_t> run() {
     int dictionary_bits = read_header();
-    std::vector<uint8_t> out;
-    // Literal-only streams expand by 8/9; matches can expand far more, so this is only a start.
-    out.reserve(std::min(max_output_, stream_.size() * 2 + 64));
+    // Literal-only streams expand by 8/9 and matches far more (a 518-byte match can take 22
+    // bits): the reservation is only a start when max_output is not the real size.
+    core::DecodedOutput out(std::min(max_output_, stream_.size() * 2 + 64));
     while (true) {
-      size_t item_offset = bits_.byte_offset();
-      if (read_bits(1) == 0) {
-        uint8_t literal = static_cast<uint8_t>(read_bits(8));
-        if (out.size() >= max_output_) fail_too_long(item_offset);
-        out.push_back(literal);
-        continue;
-      }
-      int length_symbol = read_symbol(kLengthTable);
-      int length =
-          kLengthBase[length_symbol] + static_cast<int>(read_bits(kLengthExtraBits[length_symbol]));
-      if (length == kEndOfStreamLength) return out;
-      // Two-byte matches only reach back 256 bytes: they carry 2 low distance bits instead of
-      // dictionary_bits, since a longer distance would cost more than two literals.
-      int low_bits = length == 2 ? 2 : dictionary_bits;
-      uint32_t distance_symbol = read_symbol(kDistanceTable);
-      size_t distance =
-          (static_cast<size_t>(distance_symbol) << low_bits) + read_bits(low_bits) + 1;
-      if (distance > out.size()) {
-        throw InputError(source_, item_offset,
-                         fmt::format("expected a match distance within the {} bytes decoded so "
-                                     "far, but the match reaches {} bytes back",
-                                     out.size(), distance));
-      }
-      if (static_cast<size_t>(length) > max_output_ - out.size()) fail_too_long(item_offset);
-      copy_match(out, distance, static_cast<size_t>(length));
+      // An item takes at most kMostItemBits; with that many buffered none of its reads can run
+      // out, and they go unchecked.
+      const bool ended = bits_.fill(kMostItemBits) ? item<false>(out, dictionary_bits)
+                                                   : item<true>(out, dictionary_bits);
+      if (ended) return out.take();
     }
   }
 
  private:
+  // A flag bit, a length code (8 bits at most) and its extra bits (8), a distance code (8) and
+  // its low bits (6).
+  static constexpr int kMostItemBits = 1 + 8 + 8 + 8 + 6;
+
+  // One literal or match; true at the end-of-stream code. kChecked: each read checks the input
+  // still has its bits (near the end of the stream).
+  template <bool kChecked>
+  bool item(core::DecodedOutput& out, int dictionary_bits) {
+    const size_t item_offset = bits_.byte_offset();
+    if (read_bits<kChecked>(1) == 0) {
+      const auto literal = static_cast<uint8_t>(read_bits<kChecked>(8));
+      if (out.size() >= max_output_) fail_too_long(item_offset);
+      out.push(literal);
+      return false;
+    }
+    const int length_symbol = read_symbol<kChecked>(kLengthTable);
+    const int length = kLengthBase[length_symbol] +
+                       static_cast<int>(read_bits<kChecked>(kLengthExtraBits[length_symbol]));
+    if (length == kEndOfStreamLength) return true;
+    // Two-byte matches only reach back 256 bytes: they carry 2 low distance bits instead of
+    // dictionary_bits, since a longer distance would cost more than two literals.
+    const int low_bits = length == 2 ? 2 : dictionary_bits;
+    const uint32_t distance_symbol = read_symbol<kChecked>(kDistanceTable);
+    const size_t distance =
+        (static_cast<size_t>(distance_symbol) << low_bits) + read_bits<kChecked>(low_bits) + 1;
+    if (distance > out.size()) {
+      throw InputError(source_, item_offset,
+                       fmt::format("expected a match distance within the {} bytes decoded so "
+                                   "far, but the match reaches {} bytes back",
+                                   out.size(), distance));
+    }
+    if (static_cast<size_t>(length) > max_output_ - out.size()) fail_too_long(item_offset);
+    // A match may overlap the bytes it is producing (distance < length), which is how DCL
+    // encodes runs: repeat() copies as byte by byte would.
+    out.repeat(distance, static_cast<size_t>(length));
+    return false;
+  }
+
   // Returns the dictionary size in bits.
   int read_header() {
     if (stream_.size() < kHeaderSize) {
@@ -192,32 +222,24 @@ class Exploder {
     return dictionary_bits;
   }
 
+  template <bool kChecked>
   uint32_t read_bits(int count) {
     if (count == 0) return 0;
-    if (!bits_.fill(count)) fail_truncated();
+    if (kChecked && !bits_.fill(count)) fail_truncated();
     uint32_t value = bits_.peek(count);
     bits_.skip(count);
     return value;
   }
 
+  template <bool kChecked>
   int read_symbol(const DecodeTable& table) {
     // Near the end of the input fewer than 8 bits may remain; the zero padding peek() supplies
     // can only select a code longer than the real bits, which is then reported as truncation.
-    bits_.fill(kTableBits);
+    if (kChecked) bits_.fill(kTableBits);
     const TableEntry& entry = table[bits_.peek(kTableBits)];
-    if (entry.code_bits > bits_.buffered()) fail_truncated();
+    if (kChecked && entry.code_bits > bits_.buffered()) fail_truncated();
     bits_.skip(entry.code_bits);
     return entry.symbol;
-  }
-
-  // Byte by byte on purpose: a match may overlap the bytes it is producing (distance < length),
-  // which is how DCL encodes runs.
-  static void copy_match(std::vector<uint8_t>& out, size_t distance, size_t length) {
-    size_t start = out.size();
-    out.resize(start + length);
-    uint8_t* dest = out.data() + start;
-    const uint8_t* from = dest - distance;
-    for (size_t i = 0; i < length; ++i) dest[i] = from[i];
   }
 
   [[noreturn]] void fail_truncated() const {
