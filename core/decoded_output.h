@@ -1,4 +1,5 @@
-// The output of a decompressor (Starlancer's RefPack, Battle Isle 2's TPWM), written in place.
+// The output of a decompressor (Starlancer's RefPack, Battle Isle 2's TPWM, the PKWare DCL of FA
+// EALIB members), written in place.
 #pragma once
 
 #include <algorithm>

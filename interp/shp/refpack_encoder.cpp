@@ -1,5 +1,6 @@
 // The RefPack encoders: literal runs only (what the writers and the generator store), and a
-// greedy matcher that uses every command form (for benchmarks and users' own members).
+// greedy matcher that uses every command form (streams shaped like the game's, for benchmarks and
+// tests).
 #include <fmt/format.h>
 
 #include <algorithm>
