@@ -61,14 +61,21 @@ bool looks_like_model(std::span<const uint8_t> b) {
   }
 }
 
+// A quick look at a member: whether it may be a model, without decompressing it. Every model is
+// one (looks_like_model implies it).
+bool may_be_model(std::span<const uint8_t> b) {
+  return looks_like_chunk_stream(b, b.size()) || starts_refpack(b);
+}
+
 // Whether one of the members a HOG's recognition probes (the first kMembersProbed, in order, up
-// to the first model) is a model; before_probe(entry) is called before each is looked at.
-template <typename BeforeProbe>
+// to the first for which is_model holds) is one; before_probe(entry) is called before each is
+// looked at.
+template <typename BeforeProbe, typename IsModel>
 bool probed_members_hold_a_model(std::span<const uint8_t> b, const Hog& hog,
-                                 BeforeProbe&& before_probe) {
+                                 BeforeProbe&& before_probe, IsModel&& is_model) {
   for (size_t i = 0; i < hog.entries.size() && i < kMembersProbed; ++i) {
     before_probe(hog.entries[i]);
-    if (looks_like_model(member_bytes(b, hog.entries[i]))) return true;
+    if (is_model(member_bytes(b, hog.entries[i]))) return true;
   }
   return false;
 }
@@ -76,7 +83,8 @@ bool probed_members_hold_a_model(std::span<const uint8_t> b, const Hog& hog,
 bool hog_holds_models(std::span<const uint8_t> b) {
   if (!looks_like_hog(b)) return false;
   try {
-    return probed_members_hold_a_model(b, read_hog(b, "probe"), [](const HogEntry&) {});
+    return probed_members_hold_a_model(
+        b, read_hog(b, "probe"), [](const HogEntry&) {}, looks_like_model);
   } catch (const InputError&) {
   }
   return false;
@@ -330,7 +338,11 @@ class ShpEngine : public Engine {
   }
 
   // A HOG member needs the header and directory (everything before the data offset), the members
-  // recognises() probes, and its own stored bytes (hog.h).
+  // recognises() probes, and its own stored bytes (hog.h). The probed members are loaded up to the
+  // first that may be a model (may_be_model), which recognition then decompresses: deciding here
+  // with looks_like_model walked the same stream twice. Should that member not be a model after
+  // all, recognition of the parts sees zeros past it and claims nothing, and the whole file is read
+  // (read_program_input), so the outcome is the whole file's.
   bool load_member_parts(PartialFile& file, const std::string& member) const override {
     file.load(0, kHogHeaderSize);
     if (!looks_like_hog(file.bytes())) return false;
@@ -341,8 +353,8 @@ class ShpEngine : public Engine {
     } catch (const InputError&) {
       return false;  // the whole file is read, and opening it reports this
     }
-    (void)probed_members_hold_a_model(file.bytes(), *hog,
-                                      [&](const HogEntry& e) { file.load(e.offset, e.size); });
+    (void)probed_members_hold_a_model(
+        file.bytes(), *hog, [&](const HogEntry& e) { file.load(e.offset, e.size); }, may_be_model);
     if (const HogEntry* entry = find_member(*hog, member)) file.load(entry->offset, entry->size);
     return true;
   }

@@ -89,17 +89,22 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
   struct Case {
     const char* what;
     size_t at;
-    uint32_t value;  // big-endian u32 written at `at`
-    bool in_part;    // still read in part
+    uint32_t value;                    // big-endian u32 written at `at`
+    std::vector<std::string> in_part;  // the members of #1, #5, #10 still read in part
   };
+  const std::vector<std::string> all = {"#1", "#5", "#10"}, none;
   const Case cases[] = {
-      {"the data offset beyond the file", 12, 0x7FFFFFF0u, false},
-      {"the data offset before the directory ends", 12, 20, false},
-      {"a count whose directory cannot fit", 8, 0x01000000u, false},
-      {"entry 3 outside the file", 0x10, 0, true},  // offset of entry 3 set below
-      {"the archive size wrong", 4, 1234, true},
-      {"no probed member a model", 0, 0, false},  // every probed member's bytes spoiled below
-      {"the first two members no models", 0, 0, true},
+      {"the data offset beyond the file", 12, 0x7FFFFFF0u, none},
+      {"the data offset before the directory ends", 12, 20, none},
+      {"a count whose directory cannot fit", 8, 0x01000000u, none},
+      {"entry 3 outside the file", 0x10, 0, all},  // offset of entry 3 set below
+      {"the archive size wrong", 4, 1234, all},
+      {"no probed member a model", 0, 0, none},  // every probed member's bytes spoiled below
+      {"the first two members no models", 0, 0, all},
+      // RefPack streams that start as models do but do not decompress: the parts stop at the
+      // first, and recognition of them finds no model (the whole file is read) unless the member
+      // asked for is one of the probed (#5: read in part, as the whole file is a HOG of models).
+      {"the first two members' streams broken", 0, 0, {"#5"}},
   };
   for (const Case& c : cases) {
     CAPTURE(c.what);
@@ -110,6 +115,9 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
       for (size_t i = 0; i < 8; ++i) bad[directory.entries[i].offset] ^= 0x5A;
     } else if (std::string(c.what) == "the first two members no models") {
       for (size_t i = 0; i < 2; ++i) bad[directory.entries[i].offset] ^= 0x5A;
+    } else if (std::string(c.what) == "the first two members' streams broken") {
+      // 10 FB kept; the declared output 64 KiB longer than the commands give.
+      for (size_t i = 0; i < 2; ++i) bad[directory.entries[i].offset + 2] ^= 0x01;
     } else {
       put_be32(bad, c.at, c.value);
     }
@@ -121,7 +129,7 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
       const std::string spec = path + ":" + member;
       const std::string in_part = opened_in_part(spec, path, partial);
       CHECK(in_part == opened_whole(spec));
-      CHECK(partial == c.in_part);
+      CHECK(partial == (std::find(c.in_part.begin(), c.in_part.end(), member) != c.in_part.end()));
     }
   }
 }
