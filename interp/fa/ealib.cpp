@@ -19,9 +19,6 @@ namespace {
 
 constexpr char kMagic[] = "EALIB";
 constexpr size_t kMagicSize = 5;
-constexpr size_t kCountOffset = kEaLibCountOffset;
-constexpr size_t kDirectoryOffset = kEaLibDirectoryOffset;
-constexpr size_t kEntrySize = kEaLibEntryBytes;
 constexpr size_t kNameSize = 13;  // 8.3 name (at most 12 characters) plus its NUL
 constexpr size_t kFlagsField = 0x0D;
 constexpr size_t kOffsetField = 0x0E;
@@ -83,14 +80,15 @@ EaLib::EaLib(std::span<const uint8_t> data, std::string source, MemberSizes size
   if (std::memcmp(magic.data(), kMagic, kMagicSize) != 0) {
     in.fail(0, fmt::format("expected the magic \"EALIB\", found {}", quote_bytes(magic)));
   }
-  const size_t count = in.u16(kCountOffset, "the member count");
-  const size_t directory_end = kDirectoryOffset + count * kEntrySize;  // without the terminator
+  const size_t count = in.u16(kEaLibCountOffset, "the member count");
+  const size_t directory_end =
+      kEaLibDirectoryOffset + count * kEaLibEntryBytes;  // without the terminator
 
   entries_.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    const size_t entry_at = kDirectoryOffset + i * kEntrySize;
+    const size_t entry_at = kEaLibDirectoryOffset + i * kEaLibEntryBytes;
     auto raw =
-        in.bytes(entry_at, kEntrySize, fmt::format("directory entry {} of {}", i + 1, count));
+        in.bytes(entry_at, kEaLibEntryBytes, fmt::format("directory entry {} of {}", i + 1, count));
     auto name_end = std::find(raw.begin(), raw.begin() + kNameSize, uint8_t{0});
     if (name_end == raw.begin() + kNameSize) {
       in.fail(entry_at, fmt::format("expected the name of directory entry {} to end with a NUL "
@@ -112,7 +110,7 @@ EaLib::EaLib(std::span<const uint8_t> data, std::string source, MemberSizes size
   size_t data_start = directory_end;
   size_t data_end = data_.size();
   if (has_terminator_) {
-    auto terminator = in.bytes(directory_end, kEntrySize, "the 18-byte directory terminator");
+    auto terminator = in.bytes(directory_end, kEaLibEntryBytes, "the 18-byte directory terminator");
     if (std::any_of(terminator.begin(), terminator.begin() + kOffsetField,
                     [](uint8_t b) { return b != 0; })) {
       in.fail(directory_end,
@@ -127,13 +125,13 @@ EaLib::EaLib(std::span<const uint8_t> data, std::string source, MemberSizes size
                           "bytes), found 0x{:x} ({})",
                           data_.size(), data_.size(), end_offset, end_offset));
     }
-    data_start = directory_end + kEntrySize;
+    data_start = directory_end + kEaLibEntryBytes;
     data_end = end_offset;
   }
 
   for (size_t i = 0; i < entries_.size(); ++i) {
     LibEntry& entry = entries_[i];
-    const size_t field_at = kDirectoryOffset + i * kEntrySize + kOffsetField;
+    const size_t field_at = kEaLibDirectoryOffset + i * kEaLibEntryBytes + kOffsetField;
     if (entry.offset > data_.size()) {
       in.fail(field_at, fmt::format("expected member {} to start inside the file ({} bytes), but "
                                     "its offset is 0x{:x}",

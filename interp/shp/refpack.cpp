@@ -60,35 +60,18 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 
 namespace {
 
-// The whole output. Its reservation is the declared size or the most the stream's commands can
-// give, the smaller: no command gives more than 257 bytes of output per byte of input (a bare
-// 4-byte command copying 1,028), so a header declaring more is refused by the walk.
-class WholeOutput {
- public:
-  static constexpr size_t kMostOutputPerByte = 257;
-  WholeOutput(uint32_t declared, size_t command_bytes)
-      : out_(std::min<size_t>(declared, command_bytes * kMostOutputPerByte)) {}
-  size_t size() const { return out_.size(); }
-  void literals(const uint8_t* from, size_t count) { out_.append(from, count); }
-  // `distance` is at most size(), checked by the walk.
-  void copy(size_t distance, size_t length) { out_.repeat(distance, length); }
-  std::vector<uint8_t> take() { return out_.take(); }
-
- private:
-  core::DecodedOutput out_;
-};
-
 // Only the output's first `keep` bytes, and its length: what recognition needs. No output byte
-// decides whether a stream is valid, so the walk refuses exactly what WholeOutput's refuses.
+// decides whether a stream is valid, so the walk refuses exactly what it refuses with the whole
+// output (core::DecodedOutput, which has the same append and repeat).
 class HeadOutput {
  public:
   explicit HeadOutput(size_t keep) : keep_(keep) { head_.reserve(keep); }
   size_t size() const { return size_; }
-  void literals(const uint8_t* from, size_t count) {
+  void append(const uint8_t* from, size_t count) {
     if (size_ < keep_) head_.insert(head_.end(), from, from + std::min(count, keep_ - size_));
     size_ += count;
   }
-  void copy(size_t distance, size_t length) {
+  void repeat(size_t distance, size_t length) {
     for (size_t i = 0; i < length && size_ + i < keep_; ++i)
       head_.push_back(head_[size_ + i - distance]);
     size_ += length;
@@ -179,11 +162,11 @@ void walk_commands(std::span<const uint8_t> in, const std::string& source, const
     }
     if (out.size() + literals + length > header.output_size)
       past_declared_size(source, command, header.output_size, out.size(), literals, length);
-    out.literals(in.data() + command + command_size, literals);
+    out.append(in.data() + command + command_size, literals);
     at = command + command_size + literals;
     if (length != 0) {
       if (distance > out.size()) copy_before_start(source, command, distance, out.size());
-      out.copy(distance, length);
+      out.repeat(distance, length);
     }
     if (last) break;
   }
@@ -199,7 +182,12 @@ void walk_commands(std::span<const uint8_t> in, const std::string& source, const
 
 std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::string& source) {
   const HeaderInfo header = read_header(in, source);
-  WholeOutput out(header.output_size, in.size() - header.data_start);
+  // Reserved for the declared size or the most the stream's commands can give, the smaller: no
+  // command gives more than 257 bytes of output per byte of input (a bare 4-byte command copying
+  // 1,028), so a header declaring more is refused by the walk.
+  constexpr size_t kMostOutputPerByte = 257;
+  core::DecodedOutput out(
+      std::min<size_t>(header.output_size, (in.size() - header.data_start) * kMostOutputPerByte));
   walk_commands(in, source, header, out);
   return out.take();
 }

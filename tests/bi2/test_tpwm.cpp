@@ -13,6 +13,7 @@
 #include "core/input_error.h"
 #include "interp/bi2/assumptions.h"
 #include "interp/bi2/tpwm.h"
+#include "tests/support/random_bytes.h"
 
 namespace bi2_tpwm_tests {
 
@@ -152,16 +153,11 @@ TEST_CASE(
 }
 
 TEST_CASE("BI-02: the matching packer round-trips, and its references shorten repeating data") {
-  std::mt19937 rng(3);
   std::vector<std::vector<uint8_t>> inputs;
-  for (size_t n : {0, 1, 2, 3, 8, 9, 17, 1000}) {
-    std::vector<uint8_t> d(n);
-    for (auto& b : d) b = static_cast<uint8_t>(rng());
-    inputs.push_back(d);
-  }
+  for (size_t n : {0, 1, 2, 3, 8, 9, 17, 1000})
+    inputs.push_back(testing::random_bytes(n, static_cast<uint32_t>(n)));
   inputs.push_back(std::vector<uint8_t>(5000, 'A'));
-  std::vector<uint8_t> far(6000);
-  for (auto& b : far) b = static_cast<uint8_t>(rng());
+  std::vector<uint8_t> far = testing::random_bytes(6000, 3);
   far.insert(far.end(), far.begin() + 2000, far.begin() + 2500);  // 4,000 back: in reach
   inputs.push_back(far);
   for (const auto& data : inputs) {

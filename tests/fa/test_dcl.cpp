@@ -8,6 +8,7 @@
 #include "core/input_error.h"
 #include "interp/fa/dcl_explode.h"
 #include "tests/fa/lib_builder.h"
+#include "tests/support/random_bytes.h"
 
 namespace fa_dcl_tests {
 
@@ -16,6 +17,7 @@ using shapevm::fa::dcl_explode;
 using shapevm::test::BitWriter;
 using shapevm::test::DclMatches;
 using shapevm::test::to_bytes;
+using shapevm::testing::random_bytes;
 
 namespace {
 
@@ -35,13 +37,6 @@ InputError explode_error(const std::vector<uint8_t>& stream, size_t max_output =
   }
   FAIL("expected an InputError");
   throw std::logic_error("unreachable");
-}
-
-std::vector<uint8_t> random_bytes(size_t size, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint8_t> out(size);
-  for (uint8_t& b : out) b = static_cast<uint8_t>(rng());
-  return out;
 }
 
 // Text-like data with plenty of repeats, runs and near-repeats, so the greedy encoder emits

@@ -13,6 +13,7 @@
 #include "interp/shp/generator.h"
 #include "interp/shp/hog.h"
 #include "interp/shp/refpack.h"
+#include "tests/support/random_bytes.h"
 
 namespace shp_refpack_walks_tests {
 
@@ -170,18 +171,13 @@ TEST_CASE(
 }
 
 TEST_CASE("SL-03: the matching encoder round-trips, and its copies shorten repeating data") {
-  std::mt19937 rng(5);
   // Random bytes (few matches), runs of one byte (overlapping copies), a repeated block from
   // further back than 16 KiB (4-byte commands), and every length near the edges.
   std::vector<std::vector<uint8_t>> inputs;
-  for (size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 112, 113, 1000}) {
-    std::vector<uint8_t> d(n);
-    for (auto& b : d) b = static_cast<uint8_t>(rng());
-    inputs.push_back(d);
-  }
+  for (size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 112, 113, 1000})
+    inputs.push_back(testing::random_bytes(n, static_cast<uint32_t>(n)));
   inputs.push_back(std::vector<uint8_t>(5000, 0x41));
-  std::vector<uint8_t> far(20000);
-  for (auto& b : far) b = static_cast<uint8_t>(rng());
+  std::vector<uint8_t> far = testing::random_bytes(20000, 5);
   far.insert(far.end(), far.begin(), far.begin() + 3000);
   inputs.push_back(far);
   for (const auto& data : inputs) {

@@ -2,6 +2,8 @@
 // the parts an engine loads and from the whole file, described as text to compare.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <span>
@@ -58,6 +60,15 @@ inline std::string opened_in_part(const std::string& spec, const std::string& pa
   }
   partial = !input.bytes.same_storage(read_file_shared(path)) && input.bytes != read_file(path);
   return opened(input);
+}
+
+// Opens `path`:`member` in part and whole, checks the two give the same program or the same
+// refusal, and says whether it was read in part.
+inline bool opens_alike(const std::string& path, const std::string& member) {
+  const std::string spec = path + ":" + member;
+  bool partial = false;
+  CHECK(opened_in_part(spec, path, partial) == opened_whole(spec));
+  return partial;
 }
 
 }  // namespace shapevm::testing
