@@ -20,11 +20,13 @@
 namespace shapevm::fa {
 
 // One vertex pool slot. It holds a value of the current run only when `epoch` equals the run's
-// (the pool is allocated once per interpreter and never cleared between runs).
+// (the pool is allocated once per interpreter and never cleared between runs). Laid out as a
+// FaceCorner begins (its index, model and view), so that a face copies each corner from its slot
+// in one move, the epoch landing where the corner's index then goes (the interpreter checks it).
 struct PoolSlot {
+  uint32_t epoch = 0;
   std::array<int16_t, 3> model{};
   ViewPoint view;
-  uint32_t epoch = 0;
 };
 
 // One active call (Unmask, XformUnmask, selector): where it was made, the chain it entered, where
