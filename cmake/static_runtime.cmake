@@ -3,12 +3,12 @@
 # Each shared library a process loads costs it page faults and relocations before main(); on a
 # virtual machine a page fault costs several microseconds. Researchers run shapevm over thousands of
 # files from shell loops, where that start-up is most of the cost. With SHAPEVM_STATIC_RUNTIME the
-# `shapevm` program carries libstdc++, libgcc, fmt, libpng and libdeflate itself and loads only glibc
-# and zlib (Unicorn, SDL2 and libedit are opened on first use either way: core/shared_library.h).
-# zlib stays shared: it was kept so because Debian's shared zlib deflates about 15% faster than its
-# static archive, when PNGs were written through libpng. PNGs are now written with libdeflate
-# (raster/png_fast_write.h) and zlib only inflates captures the fast reader declines; linking it in
-# has not been measured since.
+# `shapevm` program carries libstdc++, libgcc, fmt, libpng, libdeflate and zlib itself and loads only
+# glibc (Unicorn, SDL2 and libedit are opened on first use either way: core/shared_library.h).
+# zlib was once kept shared because Debian's shared zlib deflates about 15% faster than its static
+# archive, when PNGs were written through libpng. PNGs are now written with libdeflate
+# (raster/png_fast_write.h) and zlib only inflates the captures the fast reader declines, while
+# loading it cost every process a dozen page faults, each about 10 us on a virtual machine.
 # Every library stays an installed Debian package: the static archives come with the -dev packages,
 # and fmt (libfmt-dev ships no archive) is compiled from its own headers by core/fmt/implementation.cpp.
 #
@@ -16,7 +16,7 @@
 # shapevm_link_runtime_statically(TARGET) for the programs, SHAPEVM_CAPSTONE_LINKED and
 # SHAPEVM_UNICORN_LINKED when Capstone and Unicorn are linked in (x86/CMakeLists.txt), and SHAPEVM_RUNTIME_ALL_STATIC when every one of those
 # libraries is linked in (the tests then check that shapevm loads none of them).
-option(SHAPEVM_STATIC_RUNTIME "Link libstdc++, fmt, libpng, libdeflate and Capstone into shapevm" ON)
+option(SHAPEVM_STATIC_RUNTIME "Link libstdc++, fmt, libpng, libdeflate, zlib, Capstone and Unicorn into shapevm" ON)
 if(SHAPEVM_SANITIZE OR SHAPEVM_FUZZ)
   # The sanitizers' runtimes replace operator new and friends from a shared library; keep every
   # library shared so they see all of it.
@@ -27,10 +27,11 @@ set(shapevm_static_archives_found OFF)
 if(SHAPEVM_STATIC_RUNTIME)
   find_library(SHAPEVM_PNG_ARCHIVE NAMES libpng16.a libpng.a)
   find_library(SHAPEVM_LIBDEFLATE_ARCHIVE NAMES libdeflate.a HINTS ${LIBDEFLATE_LIBRARY_DIRS})
-  if(SHAPEVM_PNG_ARCHIVE AND SHAPEVM_LIBDEFLATE_ARCHIVE)
+  find_library(SHAPEVM_ZLIB_ARCHIVE NAMES libz.a)
+  if(SHAPEVM_PNG_ARCHIVE AND SHAPEVM_LIBDEFLATE_ARCHIVE AND SHAPEVM_ZLIB_ARCHIVE)
     set(shapevm_static_archives_found ON)
   else()
-    message(STATUS "shapevm: static archives of libpng or libdeflate not found; linking them shared")
+    message(STATUS "shapevm: static archives of libpng, libdeflate or zlib not found; linking them shared")
   endif()
 endif()
 
@@ -38,7 +39,7 @@ add_library(shapevm_png INTERFACE)
 add_library(shapevm_deflate INTERFACE)
 if(shapevm_static_archives_found)
   target_include_directories(shapevm_png SYSTEM INTERFACE ${PNG_INCLUDE_DIRS})
-  target_link_libraries(shapevm_png INTERFACE ${SHAPEVM_PNG_ARCHIVE} ZLIB::ZLIB m)
+  target_link_libraries(shapevm_png INTERFACE ${SHAPEVM_PNG_ARCHIVE} ${SHAPEVM_ZLIB_ARCHIVE} m)
   target_include_directories(shapevm_deflate SYSTEM INTERFACE ${LIBDEFLATE_INCLUDE_DIRS})
   target_link_libraries(shapevm_deflate INTERFACE ${SHAPEVM_LIBDEFLATE_ARCHIVE})
 else()
