@@ -22,7 +22,7 @@ import tempfile
 
 
 def commands(build):
-    """(layer, arguments) of the commands whose functions are placed first, in layer order."""
+    """(layer, arguments) of the commands whose functions are placed together, in layer order."""
     shapevm = os.path.join(build, "shapevm")
     examples = os.path.join(build, "examples")
     fa = os.path.join(examples, "fa", "jet.SH")
@@ -94,7 +94,7 @@ def main():
                                                               "startup_order.txt")
     placed = set()
     listed = set()  # sections already written (a base-object constructor may follow its alias)
-    lines = ["# The functions short shapevm commands run, placed first in the program's code by the",
+    lines = ["# The functions short shapevm commands run, placed together in the program's code by the",
              "# linker (cmake/static_runtime.cmake). Written by cmake/startup_order.py; do not edit."]
     layers = []
     defined = program_functions(os.path.join(build, "shapevm"))

@@ -112,8 +112,9 @@ endif()
 # the functions `--version` and `info` run were spread over some 40 chunks of the 16 MB of code,
 # among functions they never run. Each function is compiled into a section of its own
 # (-ffunction-sections) and the gold linker, which comes with binutils, places the sections
-# cmake/startup_order.txt names first (cmake/startup_order.py writes that list from the functions
-# Valgrind sees those commands run). A function the list no longer names just keeps its usual place.
+# cmake/startup_order.txt names together, in its order (cmake/startup_order.py writes that list from
+# the functions Valgrind sees those commands run). A function the list does not name keeps its
+# usual place.
 set(SHAPEVM_STARTUP_ORDERED OFF)
 if(SHAPEVM_STATIC_RUNTIME)
   include(CheckLinkerFlag)
