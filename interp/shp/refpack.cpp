@@ -10,10 +10,9 @@
 namespace shapevm::shp {
 namespace {
 
-constexpr uint8_t kMagic = 0xFB;
+// Flags the general header may add to kRefPackFlags.
 constexpr uint8_t kFlagCompressedSize = 0x01;
 constexpr uint8_t kFlagWideSizes = 0x80;
-constexpr uint8_t kFlagsBase = 0x10;
 
 struct HeaderInfo {
   uint32_t output_size = 0;
@@ -21,8 +20,8 @@ struct HeaderInfo {
 };
 
 HeaderInfo read_header(std::span<const uint8_t> in, const std::string& source) {
-  if (in.size() < 2 || in[1] != kMagic ||
-      (in[0] & ~(kFlagCompressedSize | kFlagWideSizes)) != kFlagsBase) {
+  if (in.size() < 2 || in[1] != kRefPackMagic ||
+      (in[0] & ~(kFlagCompressedSize | kFlagWideSizes)) != kRefPackFlags) {
     throw InputError(source, 0,
                      "expected a RefPack header (flags 10/11/90/91, then FB)" +
                          (in.size() < 2 ? std::string(", but the input is shorter than 2 bytes")
@@ -51,7 +50,7 @@ HeaderInfo read_header(std::span<const uint8_t> in, const std::string& source) {
 }  // namespace
 
 bool starts_refpack(std::span<const uint8_t> bytes) {
-  return bytes.size() >= 2 && bytes[0] == kFlagsBase && bytes[1] == kMagic;
+  return bytes.size() >= 2 && bytes[0] == kRefPackFlags && bytes[1] == kRefPackMagic;
 }
 
 uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string& source) {

@@ -11,6 +11,11 @@
 
 namespace shapevm::shp {
 
+// The header's first two bytes as the engine's members have them: flags 0x10 (a 3-byte size, no
+// compressed size), then the magic 0xFB.
+inline constexpr uint8_t kRefPackFlags = 0x10;
+inline constexpr uint8_t kRefPackMagic = 0xFB;
+
 // The largest output size a header may declare; larger is refused before anything is allocated.
 inline constexpr uint32_t kMaxRefPackOutput = 64u << 20;  // 64 MiB
 

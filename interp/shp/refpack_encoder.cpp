@@ -24,8 +24,8 @@ std::vector<uint8_t> start_stream(size_t size, size_t reserve) {
   }
   std::vector<uint8_t> out;
   out.reserve(reserve);
-  out.push_back(0x10);
-  out.push_back(0xFB);
+  out.push_back(kRefPackFlags);
+  out.push_back(kRefPackMagic);
   out.push_back(static_cast<uint8_t>(size >> 16));
   out.push_back(static_cast<uint8_t>(size >> 8));
   out.push_back(static_cast<uint8_t>(size));
