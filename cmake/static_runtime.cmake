@@ -39,7 +39,12 @@ add_library(shapevm_png INTERFACE)
 add_library(shapevm_deflate INTERFACE)
 if(shapevm_static_archives_found)
   target_include_directories(shapevm_png SYSTEM INTERFACE ${PNG_INCLUDE_DIRS})
-  target_link_libraries(shapevm_png INTERFACE ${SHAPEVM_PNG_ARCHIVE} ${SHAPEVM_ZLIB_ARCHIVE} m)
+  # libpng and the FA code call frexp, ldexp and modf, which both the C library and libm define:
+  # bound to libm, they alone would have it loaded at start (the math library, below). So the C
+  # library itself is named before libm: its file, since gold read the definitions behind `-lc`
+  # (a linker script naming libc.so.6) only after libm's.
+  target_link_libraries(shapevm_png INTERFACE ${SHAPEVM_PNG_ARCHIVE} ${SHAPEVM_ZLIB_ARCHIVE}
+                        -l:libc.so.6 m)
   target_include_directories(shapevm_deflate SYSTEM INTERFACE ${LIBDEFLATE_INCLUDE_DIRS})
   target_link_libraries(shapevm_deflate INTERFACE ${SHAPEVM_LIBDEFLATE_ARCHIVE})
 else()
@@ -132,6 +137,30 @@ if(shapevm_static_archives_found AND shapevm_fmt_linked)
   set(SHAPEVM_RUNTIME_ALL_STATIC ON)
 endif()
 
+# The math library, opened the first time a math function is called (core/libm/on_first_use.cpp):
+# loaded at start it cost every process, `--version` included, some ten page faults and 0.3 ms.
+# Each function core/libm/on_first_use.h lists is linked with --wrap, which sends the program's
+# calls to it to a forwarding function that opens libm on its first call; --as-needed then leaves
+# libm off the libraries loaded at start (a test checks that it stays off).
+add_library(shapevm_libm_on_first_use OBJECT ${PROJECT_SOURCE_DIR}/core/libm/on_first_use.cpp)
+target_include_directories(shapevm_libm_on_first_use PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(shapevm_libm_on_first_use PUBLIC ${CMAKE_DL_LIBS})
+set(SHAPEVM_LIBM_ON_FIRST_USE ${SHAPEVM_STATIC_RUNTIME})
+set(shapevm_libm_wrap_options "")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${PROJECT_SOURCE_DIR}/core/libm/on_first_use.h)
+# The names, read from the list's lines: "  X(RESULT, NAME, ...".
+file(READ ${PROJECT_SOURCE_DIR}/core/libm/on_first_use.h shapevm_libm_header)
+string(REGEX MATCHALL "\n  X\\([^,\n]+, [a-z0-9_]+," shapevm_libm_entries "${shapevm_libm_header}")
+foreach(entry IN LISTS shapevm_libm_entries)
+  string(REGEX REPLACE ".*, ([a-z0-9_]+),$" "\\1" name "${entry}")
+  list(APPEND shapevm_libm_wrap_options "LINKER:--wrap=${name}")
+endforeach()
+list(LENGTH shapevm_libm_wrap_options shapevm_libm_count)
+if(shapevm_libm_count EQUAL 0)
+  message(FATAL_ERROR "no functions read from core/libm/on_first_use.h")
+endif()
+
 function(shapevm_link_runtime_statically target)
   if(SHAPEVM_STATIC_RUNTIME)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
@@ -143,5 +172,9 @@ function(shapevm_link_runtime_statically target)
     set(order ${PROJECT_SOURCE_DIR}/cmake/startup_order.txt)
     target_link_options(${target} PRIVATE -fuse-ld=gold "LINKER:--section-ordering-file=${order}")
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${order})
+  endif()
+  if(SHAPEVM_LIBM_ON_FIRST_USE)
+    target_link_libraries(${target} PRIVATE shapevm_libm_on_first_use)
+    target_link_options(${target} PRIVATE LINKER:--as-needed ${shapevm_libm_wrap_options})
   endif()
 endfunction()

@@ -175,9 +175,9 @@ TEST_CASE("SL-03: the matching encoder round-trips, and its copies shorten repea
   // further back than 16 KiB (4-byte commands), and every length near the edges.
   std::vector<std::vector<uint8_t>> inputs;
   for (size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 112, 113, 1000})
-    inputs.push_back(testing::random_bytes(n, static_cast<uint32_t>(n)));
+    inputs.push_back(shapevm::testing::random_bytes(n, static_cast<uint32_t>(n)));
   inputs.push_back(std::vector<uint8_t>(5000, 0x41));
-  std::vector<uint8_t> far = testing::random_bytes(20000, 5);
+  std::vector<uint8_t> far = shapevm::testing::random_bytes(20000, 5);
   far.insert(far.end(), far.begin(), far.begin() + 3000);
   inputs.push_back(far);
   for (const auto& data : inputs) {

@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "core/file_io.h"
 #include "core/input_error.h"
 #include "core/shared_library.h"
+#include "interp/shp/generator.h"
 #include "tests/tools/run_cli.h"
 
 namespace tools_startup_libraries_tests {
@@ -120,8 +122,31 @@ TEST_CASE("start-up loads only glibc: the C++ runtime, fmt, libpng and zlib are 
     CAPTURE(stem);
     CHECK_FALSE(loaded(r, stem));
   }
+#if SHAPEVM_LIBM_ON_FIRST_USE
+  // The math library is opened by the first math function called (core/libm/on_first_use.cpp),
+  // and neither the start nor drawing a frame calls one.
+  CHECK_FALSE(loaded(r, "libm.so"));
+  for (const char* args : {"--version", "info " SHAPEVM_EXAMPLES_BUILD_DIR "/fa/hangar.SH"}) {
+    CAPTURE(args);
+    CHECK_FALSE(loaded(loader_report(args), "libm.so"));
+  }
+#endif
   // The frame it wrote went through the linked-in libpng.
   CHECK(std::filesystem::file_size(dir / "hangar.png") > 0);
+}
+#endif
+
+#if SHAPEVM_LIBM_ON_FIRST_USE
+// core/libm/on_first_use.cpp: the first math function a run calls opens libm, and the calls go
+// through to it. The Starlancer generator places its models' points with sincosf: the program's
+// file is the one this test binary (linked to libm as usual) generates.
+TEST_CASE("the math library is opened by the first math function a run calls") {
+  const ScratchDir dir;
+  const CliResult r =
+      loader_report("gen shp --count 20 --seed 3 -o " + shell_quote(dir.path().string()));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("file=libm.so.6 [0];  dynamically loaded by") != std::string::npos);
+  CHECK(shapevm::read_file(dir / "resource.hog") == shapevm::shp::generate_resource_hog(3, 20));
 }
 #endif
 
