@@ -15,7 +15,6 @@ does not.
 """
 
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -44,12 +43,18 @@ def commands(build):
 
 
 def program_functions(shapevm):
-    """The names of the functions defined in the program's own code."""
+    """The functions defined in the program's own code: {name: the names at its address}. Names
+    that share an address are one function's code under several names (an alias: GCC emits a
+    complete-object constructor as one of its base-object constructor, and gives one of two
+    identical functions the other's code), which lives in the section of one of them only."""
     result = subprocess.run(["nm", "--defined-only", shapevm], capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"startup_order.py: nm {shapevm} failed: {result.stderr.strip()}")
-    return {parts[2] for parts in (line.split() for line in result.stdout.splitlines())
-            if len(parts) == 3 and parts[1] in "TtWw"}
+    at = {}
+    for parts in (line.split() for line in result.stdout.splitlines()):
+        if len(parts) == 3 and parts[1] in "TtWw":
+            at.setdefault(parts[0], []).append(parts[2])
+    return {name: names for names in at.values() for name in names}
 
 
 def executed_functions(arguments, workdir):
@@ -72,18 +77,14 @@ def executed_functions(arguments, workdir):
     return names
 
 
-def sections_of(name):
+def sections_of(name, aliases):
     """The code sections GCC's -ffunction-sections may have put the function `name` in: static
     initializers and main go to the start-up code's sections, every other function to its own
-    .text.NAME. A complete-object constructor or destructor (C1, D1) is emitted as an alias of the
-    base-object one (C2, D2), in that one's section, so both names are given."""
+    .text.NAME, or to the section of a function it is an alias of (`aliases`: every name at its
+    address, itself included), so each of those is given."""
     if name == "main" or name.startswith("_GLOBAL__sub_I_"):
         return [f".text.startup.{name}"]
-    sections = [f".text.{name}"]
-    base = re.sub(r"(?<=[CD])1(?=[EI])", "2", name)
-    if base != name:
-        sections.append(f".text.{base}")
-    return sections
+    return [f".text.{alias}" for alias in sorted(set(aliases) | {name})]
 
 
 def main():
@@ -112,8 +113,9 @@ def main():
         placed.update(fresh)
         lines.append(f"# {layer}: {len(fresh)} functions")
         for name in fresh:
-            lines.extend(section for section in sections_of(name) if section not in listed)
-            listed.update(sections_of(name))
+            sections = sections_of(name, defined[name])
+            lines.extend(section for section in sections if section not in listed)
+            listed.update(sections)
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {out}: {len(placed)} functions", file=sys.stderr)

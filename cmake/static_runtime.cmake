@@ -52,6 +52,26 @@ else()
   target_link_libraries(shapevm_deflate INTERFACE PkgConfig::LIBDEFLATE)
 endif()
 
+# The functions short commands run, placed together. A process maps the program's code a few pages
+# at a time as it first runs them, and on a virtual machine each such page fault costs about 10 us;
+# the functions `--version` and `info` run were spread over some 40 chunks of the 16 MB of code,
+# among functions they never run. Each function is compiled into a section of its own
+# (-ffunction-sections) and the gold linker, which comes with binutils, places the sections
+# cmake/startup_order.txt names together, in its order (cmake/startup_order.py writes that list from
+# the functions Valgrind sees those commands run). A function the list does not name keeps its
+# usual place. Set before any library of the program is defined, fmt's below included.
+set(SHAPEVM_STARTUP_ORDERED OFF)
+if(SHAPEVM_STATIC_RUNTIME)
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX "-fuse-ld=gold" SHAPEVM_GOLD_LINKER)
+  if(SHAPEVM_GOLD_LINKER)
+    set(SHAPEVM_STARTUP_ORDERED ON)
+    add_compile_options(-ffunction-sections)
+  else()
+    message(STATUS "shapevm: the gold linker is not available; the start-up functions keep their places")
+  endif()
+endif()
+
 # fmt's out-of-line functions, compiled here from format-inl.h. The list of explicit instantiations
 # in core/fmt/implementation.cpp is fmt 9's; any other version links the shared library.
 set(shapevm_fmt_linked OFF)
@@ -109,26 +129,6 @@ if(SHAPEVM_STATIC_RUNTIME)
     add_custom_target(shapevm_unicorn_archive DEPENDS ${SHAPEVM_UNICORN_RENAMED_ARCHIVE})
   else()
     message(STATUS "shapevm: libunicorn.a or objcopy not found; Unicorn is opened as a shared library")
-  endif()
-endif()
-
-# The functions short commands run, placed together. A process maps the program's code a few pages
-# at a time as it first runs them, and on a virtual machine each such page fault costs about 10 us;
-# the functions `--version` and `info` run were spread over some 40 chunks of the 16 MB of code,
-# among functions they never run. Each function is compiled into a section of its own
-# (-ffunction-sections) and the gold linker, which comes with binutils, places the sections
-# cmake/startup_order.txt names together, in its order (cmake/startup_order.py writes that list from
-# the functions Valgrind sees those commands run). A function the list does not name keeps its
-# usual place.
-set(SHAPEVM_STARTUP_ORDERED OFF)
-if(SHAPEVM_STATIC_RUNTIME)
-  include(CheckLinkerFlag)
-  check_linker_flag(CXX "-fuse-ld=gold" SHAPEVM_GOLD_LINKER)
-  if(SHAPEVM_GOLD_LINKER)
-    set(SHAPEVM_STARTUP_ORDERED ON)
-    add_compile_options(-ffunction-sections)
-  else()
-    message(STATUS "shapevm: the gold linker is not available; the start-up functions keep their places")
   endif()
 endif()
 
