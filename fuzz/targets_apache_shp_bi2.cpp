@@ -1,11 +1,11 @@
 // Apache, Starlancer and Battle Isle 2 targets: each engine's container and program run to a
 // frame, and the files it reads besides the program (textures, palettes, decompressors).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,27 +76,49 @@ bool fuzz_shp_files(std::span<const uint8_t> data) {
       break;
     }
     case 1: {
-      // The head-only walk recognition uses must agree with the whole decoder: the same first
-      // bytes and size, or the same refusal.
-      const auto outcome = [&](auto&& walk) {
-        try {
-          return walk();
-        } catch (const InputError& e) {
-          return std::string("refused: ") + e.what();
-        }
-      };
-      const std::string whole = outcome([&] {
-        const auto out = shp::refpack_decompress(rest, kFuzzSource);
-        return fmt::format(
-            "{} {}", out.size(),
-            fmt::join(out.begin(), out.begin() + std::min<ptrdiff_t>(64, std::ssize(out)), " "));
-      });
-      const std::string head = outcome([&] {
-        const auto out = shp::refpack_head(rest, kFuzzSource, 64);
-        return fmt::format("{} {}", out.size, fmt::join(out.head, " "));
-      });
-      if (whole != head) {
-        std::fprintf(stderr, "whole: %s\nhead: %s\n", whole.c_str(), head.c_str());
+      // The head-only walk recognition uses must agree with the whole decoder on what it walks:
+      // a refusal is the decoder's own; otherwise the decoder gives the same size and first
+      // bytes, or refuses something after the commands the walk read (which are all it read).
+      constexpr size_t kKeep = 64;
+      std::optional<shp::RefPackHead> head;
+      std::string head_refusal;
+      try {
+        head = shp::refpack_head(rest, kFuzzSource, kKeep);
+      } catch (const InputError& e) {
+        head_refusal = e.what();
+      }
+      std::optional<std::vector<uint8_t>> whole;
+      std::string whole_refusal;
+      uint64_t whole_refused_at = 0;
+      try {
+        whole = shp::refpack_decompress(rest, kFuzzSource);
+      } catch (const InputError& e) {
+        whole_refusal = e.what();
+        whole_refused_at = e.has_offset() ? e.offset() : 0;
+      }
+      bool agree = true;
+      if (!head) {
+        agree = head_refusal == whole_refusal;
+      } else if (head->input_read > rest.size()) {
+        agree = false;
+      } else if (whole) {
+        agree = head->size == whole->size() &&
+                std::equal(head->head.begin(), head->head.end(), whole->begin(),
+                           whole->begin() + std::min<ptrdiff_t>(kKeep, std::ssize(*whole)));
+      } else {
+        agree = head->size > kKeep && whole_refused_at >= head->input_read;
+      }
+      if (agree && head) {
+        // Nothing past input_read was read: the walk of just those bytes gives the same.
+        const auto again = shp::refpack_head(rest.first(head->input_read), kFuzzSource, kKeep);
+        agree = again.size == head->size && again.head == head->head &&
+                again.input_read == head->input_read;
+      }
+      if (!agree) {
+        std::fprintf(stderr, "whole: %s\nhead: %s\n",
+                     whole ? fmt::format("{} bytes", whole->size()).c_str() : whole_refusal.c_str(),
+                     head ? fmt::format("{} bytes, {} read", head->size, head->input_read).c_str()
+                          : head_refusal.c_str());
         std::abort();
       }
       break;

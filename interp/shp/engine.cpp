@@ -53,7 +53,8 @@ bool looks_like_model(std::span<const uint8_t> b) {
   if (looks_like_chunk_stream(b, b.size())) return true;
   if (!starts_refpack(b)) return false;
   try {
-    // The whole stream must decompress, but only its first chunk header is looked at.
+    // Only the commands that give the first chunk header are walked: a stream broken further on
+    // still holds a model, whose opening reports the break.
     const RefPackHead out = refpack_head(b, "probe", kChunkHeaderSize);
     return looks_like_chunk_stream(out.head, out.size);
   } catch (const InputError&) {
@@ -61,11 +62,11 @@ bool looks_like_model(std::span<const uint8_t> b) {
   }
 }
 
-// A quick look at a member: whether it may be a model, without decompressing it. Every model is
-// one (looks_like_model implies it).
-bool may_be_model(std::span<const uint8_t> b) {
-  return looks_like_chunk_stream(b, b.size()) || starts_refpack(b);
-}
+// How much of a probed member is read first. Recognition reads a stored model's first chunk
+// header, or a RefPack stream's header and the commands that give that chunk header: each
+// command before the end gives at least one byte of output from at most 113 bytes of input, so
+// a valid stream's six bytes come within 700. A stream these bytes do not settle is read whole.
+constexpr uint64_t kProbeBytes = 4096;
 
 // Whether one of the members a HOG's recognition probes (the first kMembersProbed, in order, up
 // to the first for which is_model holds) is one; before_probe(entry) is called before each is
@@ -337,12 +338,11 @@ class ShpEngine : public Engine {
     return std::make_unique<ShpProgram>(open_image(assemble_model(text, source), source), options);
   }
 
-  // A HOG member needs the header and directory (everything before the data offset), the members
-  // recognises() probes, and its own stored bytes (hog.h). The probed members are loaded up to the
-  // first that may be a model (may_be_model), which recognition then decompresses: deciding here
-  // with looks_like_model walked the same stream twice. Should that member not be a model after
-  // all, recognition of the parts sees zeros past it and claims nothing, and the whole file is read
-  // (read_program_input), so the outcome is the whole file's.
+  // A HOG member needs the header and directory (everything before the data offset), what
+  // recognises() reads of the members it probes, and its own stored bytes (hog.h). Each probed
+  // member is loaded as far as recognition reads it (its first kProbeBytes, or all of it where a
+  // RefPack stream's head lies further), up to the first that is a model: recognition of the
+  // parts then reads the same bytes as recognition of the whole file, and decides the same.
   bool load_member_parts(PartialFile& file, const std::string& member) const override {
     file.load(0, kHogHeaderSize);
     if (!looks_like_hog(file.bytes())) return false;
@@ -353,8 +353,20 @@ class ShpEngine : public Engine {
     } catch (const InputError&) {
       return false;  // the whole file is read, and opening it reports this
     }
-    (void)probed_members_hold_a_model(
-        file.bytes(), *hog, [&](const HogEntry& e) { file.load(e.offset, e.size); }, may_be_model);
+    const auto load_probed_part = [&](const HogEntry& e) {
+      file.load(e.offset, std::min<uint64_t>(e.size, kProbeBytes));
+      if (e.size <= kProbeBytes) return;
+      const auto part = member_bytes(file.bytes(), e).first(kProbeBytes);
+      if (!starts_refpack(part)) return;
+      try {
+        (void)refpack_head(part, "probe", kChunkHeaderSize);
+        return;  // walked within the part, as it walks within the whole member
+      } catch (const InputError&) {
+        // Cut short by the part's end, or broken within it: the whole member decides.
+      }
+      file.load(e.offset, e.size);
+    };
+    (void)probed_members_hold_a_model(file.bytes(), *hog, load_probed_part, looks_like_model);
     if (const HogEntry* entry = find_member(*hog, member)) file.load(entry->offset, entry->size);
     return true;
   }

@@ -59,13 +59,14 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 
 namespace {
 
-// Only the output's first `keep` bytes, and its length: what recognition needs. No output byte
-// decides whether a stream is valid, so the walk refuses exactly what it refuses with the whole
-// output (core::DecodedOutput, which has the same append and repeat).
+// Only the output's first `keep` bytes and its length: what recognition needs. No output byte
+// decides whether a command is valid, so the walk refuses the commands it walks exactly as it
+// does with the whole output (core::DecodedOutput, which has the same append and repeat).
 class HeadOutput {
  public:
   explicit HeadOutput(size_t keep) : keep_(keep) { head_.reserve(keep); }
   size_t size() const { return size_; }
+  bool holds_head() const { return size_ >= keep_; }
   void append(const uint8_t* from, size_t count) {
     if (size_ < keep_) head_.insert(head_.end(), from, from + std::min(count, keep_ - size_));
     size_ += count;
@@ -75,7 +76,7 @@ class HeadOutput {
       head_.push_back(head_[size_ + i - distance]);
     size_ += length;
   }
-  RefPackHead take() { return {size_, std::move(head_)}; }
+  std::vector<uint8_t> take() { return std::move(head_); }
 
  private:
   size_t keep_;
@@ -109,10 +110,12 @@ class HeadOutput {
 }
 
 // Each command copies `literals` bytes from the input after it, then `length` bytes from
-// `distance` back in the output.
-template <typename Output>
-void walk_commands(std::span<const uint8_t> in, const std::string& source, const HeaderInfo& header,
-                   Output& out) {
+// `distance` back in the output. With kHeadOnly the walk stops after the command that completes
+// the output's head (HeadOutput::holds_head), before the end command and the length check.
+// Returns where the walk stopped: the input bytes it read.
+template <bool kHeadOnly = false, typename Output>
+size_t walk_commands(std::span<const uint8_t> in, const std::string& source,
+                     const HeaderInfo& header, Output& out) {
   const size_t input_size = in.size();
   size_t at = header.data_start;
   while (true) {
@@ -168,6 +171,9 @@ void walk_commands(std::span<const uint8_t> in, const std::string& source, const
       out.repeat(distance, length);
     }
     if (last) break;
+    if constexpr (kHeadOnly) {
+      if (out.holds_head()) return at;
+    }
   }
   if (out.size() != header.output_size) {
     throw InputError(source, at,
@@ -175,6 +181,7 @@ void walk_commands(std::span<const uint8_t> in, const std::string& source, const
                                  "declares {}",
                                  out.size(), header.output_size));
   }
+  return at;
 }
 
 }  // namespace
@@ -193,9 +200,21 @@ std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> in, const std::
 
 RefPackHead refpack_head(std::span<const uint8_t> in, const std::string& source, size_t keep) {
   const HeaderInfo header = read_header(in, source);
-  HeadOutput out(std::min<size_t>(keep, header.output_size));
-  walk_commands(in, source, header, out);
-  return out.take();
+  RefPackHead result;
+  result.size = header.output_size;
+  if (keep < header.output_size) {
+    HeadOutput out(keep);
+    // Nothing to walk for no bytes of head: the header alone gives the size.
+    result.input_read =
+        keep == 0 ? header.data_start : walk_commands<true>(in, source, header, out);
+    result.head = out.take();
+  } else {
+    // The whole output is the head: the whole stream is walked, its length checked.
+    HeadOutput out(header.output_size);
+    result.input_read = walk_commands(in, source, header, out);
+    result.head = out.take();
+  }
+  return result;
 }
 
 }  // namespace shapevm::shp

@@ -33,15 +33,19 @@ uint32_t refpack_declared_size(std::span<const uint8_t> bytes, const std::string
 // shorter than the header declares, or a declared size over kMaxRefPackOutput.
 std::vector<uint8_t> refpack_decompress(std::span<const uint8_t> bytes, const std::string& source);
 
-// The first bytes of a RefPack stream's output and the output's whole size.
+// The first bytes of a RefPack stream's output, the size its header declares, and how much of
+// the stream gave them.
 struct RefPackHead {
-  size_t size = 0;
-  std::vector<uint8_t> head;  // the first min(keep, size) bytes
+  size_t size = 0;            // the output size the header declares
+  std::vector<uint8_t> head;  // the output's first min(keep, size) bytes
+  size_t input_read = 0;      // the header and the commands walked: bytes [0, input_read)
 };
 
-// Walks the whole stream as refpack_decompress does, with the same InputErrors for the same
-// streams, but keeps only the output's first `keep` bytes: recognising a model needs its first
-// chunk header and its size, not the rest.
+// Walks the stream as refpack_decompress does, but only as far as its output's first `keep`
+// bytes: recognising a model needs its first chunk header and its size, not the rest (a member
+// of a large HOG is then read only that far). The commands it walks are refused with the same
+// InputErrors, at the same offsets, as refpack_decompress refuses them; a stream that declares
+// no more than `keep` bytes is walked whole, with every refusal of refpack_decompress.
 RefPackHead refpack_head(std::span<const uint8_t> bytes, const std::string& source, size_t keep);
 
 // A valid RefPack stream of `data` made only of literal commands (E0-FB runs of 4..112 bytes,

@@ -63,14 +63,16 @@ TEST_CASE("SL-01, SL-02: a HOG member read in part opens, runs and draws as from
   CHECK(partial_reads == members.size());
   CHECK(opened_whole(path + ":#24").find("no member named #24") != std::string::npos);
 
-  // What was read: the directory, the first member (recognition probes members up to the first
-  // that is a model) and the member; nothing of the others.
+  // What was read: the directory, the start of the first member (recognition probes members up
+  // to the first that is a model, and of a RefPack one reads the commands that give its first
+  // chunk header: its first 4 KiB hold them) and the member; nothing of the others.
   shapevm::PartialFile file(path);
   REQUIRE(shapevm::engine_named("shp").load_member_parts(file, "#17"));
-  CHECK(file.loaded_bytes() ==
-        directory.data_offset + directory.entries[0].size + directory.entries[17].size);
-  CHECK(file.loaded_bytes() < hog.size() / 2);
+  const shapevm::shp::HogEntry& first = directory.entries[0];
+  REQUIRE(first.size > 8192);
+  CHECK(file.loaded_bytes() == directory.data_offset + 4096 + directory.entries[17].size);
   const auto bytes = file.bytes();
+  CHECK(never_loaded(bytes, first.offset + 4096, first.size - 4096));
   for (const auto& e : directory.entries) {
     if (e.index == 0 || e.index == 17) continue;
     CAPTURE(e.index);
@@ -97,10 +99,12 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
       {"the archive size wrong", 4, 1234, all},
       {"no probed member a model", 0, 0, none},  // every probed member's bytes spoiled below
       {"the first two members no models", 0, 0, all},
-      // RefPack streams that start as models do but do not decompress: the parts stop at the
-      // first, and recognition of them finds no model (the whole file is read) unless the member
-      // asked for is one of the probed (#5: read in part, as the whole file is a HOG of models).
-      {"the first two members' streams broken", 0, 0, {"#5"}},
+      // RefPack streams whose first commands give a model's first chunk header but which do not
+      // decompress whole: recognition reads only those commands, so the file still holds models
+      // (read in part as whole); #1 itself is refused when opened, alike either way.
+      {"the first two members' streams broken", 0, 0, all},
+      // Streams broken in their first command: no model there, the probes go on to the third.
+      {"the first two members' first commands broken", 0, 0, all},
   };
   for (const Case& c : cases) {
     CAPTURE(c.what);
@@ -114,6 +118,12 @@ TEST_CASE("SL-01: a HOG whose directory or probes do not hold is read whole, wit
     } else if (std::string(c.what) == "the first two members' streams broken") {
       // 10 FB kept; the declared output 64 KiB longer than the commands give.
       for (size_t i = 0; i < 2; ++i) bad[directory.entries[i].offset + 2] ^= 0x01;
+    } else if (std::string(c.what) == "the first two members' first commands broken") {
+      // 10 FB and the size kept; the first command copies from before the output's start.
+      for (size_t i = 0; i < 2; ++i) {
+        bad[directory.entries[i].offset + 5] = 0x00;
+        bad[directory.entries[i].offset + 6] = 0x10;
+      }
     } else {
       put_be32(bad, c.at, c.value);
     }

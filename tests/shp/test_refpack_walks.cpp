@@ -89,12 +89,14 @@ RandomStream random_stream(std::mt19937& rng, size_t commands) {
   return s;
 }
 
-// What a walk gives: the output's first `keep` bytes and its size, or the refusal.
+// What a walk gives: the output's first `keep` bytes, its size and the input the walk read (the
+// head walk's), or the refusal.
 struct Outcome {
   std::optional<std::string> refused;
   std::optional<uint64_t> refused_at;
   std::vector<uint8_t> head;
   size_t size = 0;
+  size_t input_read = 0;
   bool operator==(const Outcome&) const = default;
 };
 
@@ -123,6 +125,7 @@ Outcome head_walk(const std::vector<uint8_t>& bytes, size_t keep) {
     RefPackHead h = refpack_head(bytes, "s", keep);
     o.head = std::move(h.head);
     o.size = h.size;
+    o.input_read = h.input_read;
   });
 }
 
@@ -144,10 +147,10 @@ TEST_CASE("SL-03: random streams of every command form decompress as their comma
 }
 
 TEST_CASE(
-    "SL-03: refpack_head keeps the first bytes and the size of what refpack_decompress "
-    "gives, and refuses what it refuses, at the same offset") {
+    "SL-03: refpack_head walks only the commands that give the first bytes: it keeps what "
+    "refpack_decompress gives, and refuses what it refuses among them, at the same offset") {
   std::mt19937 rng(23);
-  size_t refused = 0, accepted = 0;
+  size_t refused = 0, accepted = 0, stopped_early = 0, broken_further = 0;
   for (int round = 0; round < 600; ++round) {
     RandomStream s = random_stream(rng, 1 + rng() % 40);
     std::vector<uint8_t> bytes = s.bytes;
@@ -162,12 +165,41 @@ TEST_CASE(
       CAPTURE(round);
       CAPTURE(keep);
       const Outcome whole = whole_walk(bytes, keep), head = head_walk(bytes, keep);
-      CHECK(head == whole);
-      (whole.refused ? refused : accepted) += 1;
+      if (head.refused) {
+        // A refusal is the decoder's, word for word and at the same offset.
+        CHECK(head.refused == whole.refused);
+        CHECK(head.refused_at == whole.refused_at);
+        ++refused;
+        continue;
+      }
+      ++accepted;
+      CHECK(head.input_read <= bytes.size());
+      // It read nothing past input_read: those bytes alone give the same.
+      const std::vector<uint8_t> read(bytes.begin(),
+                                      bytes.begin() + static_cast<ptrdiff_t>(head.input_read));
+      CHECK(head_walk(read, keep) == head);
+      if (keep >= head.size) {
+        // The head is the whole output: the whole stream was walked and checked, as the
+        // decoder checks it.
+        CHECK_FALSE(whole.refused);
+      }
+      if (!whole.refused) {
+        CHECK(head.head == whole.head);
+        CHECK(head.size == whole.size);
+        stopped_early += head.input_read < bytes.size() ? 1 : 0;
+      } else {
+        // Broken only after the commands the head walk read.
+        CHECK(keep < head.size);
+        REQUIRE(whole.refused_at);
+        CHECK(*whole.refused_at >= head.input_read);
+        ++broken_further;
+      }
     }
   }
   CHECK(refused > 0);
   CHECK(accepted > 0);
+  CHECK(stopped_early > 0);   // valid streams whose head came before their end
+  CHECK(broken_further > 0);  // damaged streams whose head still came whole
 }
 
 TEST_CASE("SL-03: the matching encoder round-trips, and its copies shorten repeating data") {
