@@ -57,6 +57,33 @@ TEST_CASE("shp engine: recognised by content: a chunk stream, a RefPack stream, 
   CHECK(!engine->recognises_text("model 0 x\n"));
 }
 
+TEST_CASE(
+    "shp engine: a RefPack model is recognised by its first commands; opening it checks all") {
+  const auto engine = shp::make_engine();
+  const auto image = shp_image(triangle_model());
+  auto packed = shp::refpack_compress_literal(image);
+  REQUIRE(packed.size() > 8);
+  // The end command's literal count raised: the stream runs past its input after the head.
+  const size_t end_command = packed.size() - 1 - (packed.back() & 3);
+  REQUIRE(packed[end_command] >= 0xFC);
+  packed[end_command] = 0xFF;
+  packed.resize(end_command + 1);
+  CHECK(engine->recognises(packed));
+  CHECK(engine->recognises(shp::write_hog({{"m.shp", packed}})));
+  try {
+    (void)engine->open(EngineInput{"m.SHP", "m.SHP", std::nullopt, SharedBytes(packed)}, {});
+    FAIL("a broken stream opened");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("RefPack") != std::string::npos);
+    CHECK(e.has_offset());
+  }
+  // Broken in its first command: no model.
+  auto first_broken = shp::refpack_compress_literal(image);
+  first_broken[5] = 0x00;  // a copy from before the output's start
+  first_broken[6] = 0x10;
+  CHECK(!engine->recognises(first_broken));
+}
+
 TEST_CASE("shp engine: a run is the loader's steps, then the faces, then the end") {
   const auto engine = shp::make_engine();
   auto program = engine->open(input_of(shp_image(triangle_model()), "tri.shp"), {});
