@@ -141,11 +141,12 @@ endif()
 # loaded at start it cost every process, `--version` included, some ten page faults and 0.3 ms.
 # Each function core/libm/on_first_use.h lists is linked with --wrap, which sends the program's
 # calls to it to a forwarding function that opens libm on its first call; --as-needed then leaves
-# libm off the libraries loaded at start (a test checks that it stays off).
+# libm off the libraries loaded at start (a test checks that it stays off). Only when every other
+# library is linked in: a shared libpng or fmt would load libm at start anyway.
 add_library(shapevm_libm_on_first_use OBJECT ${PROJECT_SOURCE_DIR}/core/libm/on_first_use.cpp)
 target_include_directories(shapevm_libm_on_first_use PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(shapevm_libm_on_first_use PUBLIC ${CMAKE_DL_LIBS})
-set(SHAPEVM_LIBM_ON_FIRST_USE ${SHAPEVM_STATIC_RUNTIME})
+set(SHAPEVM_LIBM_ON_FIRST_USE ${SHAPEVM_RUNTIME_ALL_STATIC})
 set(shapevm_libm_wrap_options "")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${PROJECT_SOURCE_DIR}/core/libm/on_first_use.h)
