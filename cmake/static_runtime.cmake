@@ -145,7 +145,7 @@ endif()
 # library is linked in: a shared libpng or fmt would load libm at start anyway.
 add_library(shapevm_libm_on_first_use OBJECT ${PROJECT_SOURCE_DIR}/core/libm/on_first_use.cpp)
 target_include_directories(shapevm_libm_on_first_use PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(shapevm_libm_on_first_use PUBLIC ${CMAKE_DL_LIBS})
+target_link_libraries(shapevm_libm_on_first_use PUBLIC shapevm_core)  # core/shared_library.h
 set(SHAPEVM_LIBM_ON_FIRST_USE ${SHAPEVM_RUNTIME_ALL_STATIC})
 set(shapevm_libm_wrap_options "")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS

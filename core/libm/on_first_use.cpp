@@ -12,41 +12,31 @@
 // own, so every result is the same as with libm loaded at start.
 #include "core/libm/on_first_use.h"
 
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+
+#include "core/shared_library.h"
 
 namespace {
 
-// The library's handle, opened on first use (thread-safe: a function-local static). A machine
-// without it is broken the way one without the C library would be; there is no caller to hand an
-// error to (Unicorn and libpng are C), so the program stops with exit 2, as for any other library
-// the machine lacks (core/shared_library.h).
-void* libm_handle() {
-  static void* const handle = [] {
-    void* h = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (h == nullptr) {
-      const char* why = dlerror();
-      std::fprintf(stderr, "shapevm: error: libm.so.6 cannot be loaded (%s)\n",
-                   why != nullptr ? why : "no reason given");
-      std::_Exit(2);
-    }
-    return h;
-  }();
-  return handle;
+// libm, opened on first use (thread-safe: a function-local static).
+const shapevm::core::SharedLibrary& libm() {
+  static const auto library = shapevm::core::SharedLibrary::open({"libm.so.6"}, "a math function");
+  return library;
 }
 
+// libm's function `name`. A machine without libm is broken the way one without the C library
+// would be; there is no caller to hand the error to (Unicorn and libpng are C), so the program
+// stops with exit 2, as for any other library the machine lacks.
 template <typename Function>
 Function libm_function(const char* name) {
-  dlerror();
-  void* address = dlsym(libm_handle(), name);
-  if (const char* why = dlerror(); why != nullptr || address == nullptr) {
-    std::fprintf(stderr, "shapevm: error: libm.so.6 has no function %s (%s)\n", name,
-                 why != nullptr ? why : "null address");
+  try {
+    return libm().function<Function>(name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shapevm: error: %s\n", e.what());
     std::_Exit(2);
   }
-  return reinterpret_cast<Function>(address);
 }
 
 }  // namespace

@@ -202,18 +202,14 @@ RefPackHead refpack_head(std::span<const uint8_t> in, const std::string& source,
   const HeaderInfo header = read_header(in, source);
   RefPackHead result;
   result.size = header.output_size;
-  if (keep < header.output_size) {
-    HeadOutput out(keep);
-    // Nothing to walk for no bytes of head: the header alone gives the size.
-    result.input_read =
-        keep == 0 ? header.data_start : walk_commands<true>(in, source, header, out);
-    result.head = out.take();
-  } else {
-    // The whole output is the head: the whole stream is walked, its length checked.
-    HeadOutput out(header.output_size);
-    result.input_read = walk_commands(in, source, header, out);
-    result.head = out.take();
-  }
+  // When the head is the whole output, the whole stream is walked and its length checked; for
+  // no bytes of head nothing is walked: the header alone gives the size.
+  const bool whole = keep >= header.output_size;
+  HeadOutput out(whole ? header.output_size : keep);
+  result.input_read = whole       ? walk_commands(in, source, header, out)
+                      : keep == 0 ? header.data_start
+                                  : walk_commands<true>(in, source, header, out);
+  result.head = out.take();
   return result;
 }
 
