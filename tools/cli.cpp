@@ -20,6 +20,7 @@
 #include "interp/common/budget_option.h"
 #include "tools/command.h"
 #include "tools/console.h"
+#include "tools/standard_streams.h"
 
 namespace shapevm::tools {
 
@@ -154,8 +155,10 @@ int run_shapevm(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
+    use_standard_streams();  // CLI11 writes help and version text to std::cout
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    use_standard_streams();  // and what it refused, with the usage, to std::cerr
     app.exit(e);
     return kExitBadInput;
   } catch (...) {

@@ -10,6 +10,7 @@
 #include "harness/dap_server.h"
 #include "harness/program_debug_engine.h"
 #include "tools/command.h"
+#include "tools/standard_streams.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -51,6 +52,7 @@ void register_dap_command(CLI::App& app, CommandContext& ctx) {
       "of the listing, stepping forwards and backwards, stack, scopes, disassembly\n"
       "(docs/debugging.md). Exit 2 if the stream was malformed.");
   cmd->callback([&ctx] {
+    use_standard_streams();
     std::ios::sync_with_stdio(false);
     harness::DapServer server(make_engine, std::cin, std::cout);
     try {

@@ -11,6 +11,7 @@
 #include "harness/edit_line_reader.h"
 #include "harness/program_debug_engine.h"
 #include "tools/command.h"
+#include "tools/standard_streams.h"
 #include "tools/state_options.h"
 
 namespace shapevm::tools {
@@ -36,6 +37,7 @@ void register_debug_command(CLI::App& app, CommandContext& ctx) {
   add_frame_options(cmd, o->frame, false);
   add_state_options(cmd, o->state);
   cmd->callback([o, &ctx] {
+    use_standard_streams();
     auto [width, height] = parse_size(o->frame.size);
     OpenedProgram p = open_for_run(o->input, o->frame, o->state, width, height);
     harness::ProgramDebugEngine engine(std::move(p.program), std::move(p.state));
