@@ -117,6 +117,62 @@ TEST_CASE("FA-13/FA-14/FA-15: Face size for every content/layout flag combinatio
   }
 }
 
+TEST_CASE("FA decode errors say where and what a well-formed stream has there") {
+  // Each failure at CODE offset 3 (three bytes of something before it), so the offsets reported
+  // are the instruction's own, not the buffer's start.
+  auto failure = [](std::vector<uint8_t> insn) {
+    std::vector<uint8_t> code = {0xEE, 0x00, 0x1E};
+    code.insert(code.end(), insn.begin(), insn.end());
+    Instruction decoded;
+    DecodeError error;
+    CHECK_FALSE(decode_instruction(code, 3, decoded, error));
+    return error;
+  };
+  // A Face cut short before its flags, before its corner count, and in its corners.
+  DecodeError e = failure({0xFC, 0x00, 0x00});
+  CHECK(e.offset == 3);
+  CHECK(e.expected ==
+        "expected Face opcode, content, layout, colour and is_shadow (5 bytes) but only 3 remain "
+        "before the end of CODE");
+  e = failure({0xFC, 0x40, 0x00, 0x21, 0x00, 1, 2, 3});  // a normal and a 6-byte centre announced
+  CHECK(e.offset == 3);
+  CHECK(e.expected ==
+        "expected Face normal/centre and corner count (18 bytes) but only 8 remain before the end "
+        "of CODE");
+  e = failure({0xFC, 0x04, 0x04, 0x21, 0x00, 3, 0, 0, 1, 0, 2, 0, 0xAA});  // texcoords missing
+  CHECK(e.offset == 3);
+  CHECK(e.expected ==
+        "expected Face with 3 corners (content 0x04, layout 0x04) (24 bytes) but only 13 remain "
+        "before the end of CODE");
+  // Past the end of CODE altogether: nothing remains.
+  {
+    const std::vector<uint8_t> code = {0xFC, 0x00};
+    DecodeError past;
+    CHECK(face_size(code, 4, past) == 0);
+    CHECK(past.offset == 4);
+    CHECK(past.expected.find("but only 0 remain") != std::string::npos);
+  }
+  e = failure({0x02});
+  CHECK(e.offset == 3);
+  CHECK(e.expected.rfind("expected a known opcode, found 0x02 (no FA opcode has this value; the "
+                         "engine would dispatch vector_table entry 0x",
+                         0) == 0);
+  std::vector<uint8_t> order_field(16, 0);
+  order_field[0] = 0x6C;
+  order_field[10] = 0x12;
+  e = failure(order_field);
+  CHECK(e.offset == 3 + 10);
+  CHECK(e.expected ==
+        "expected OrderField's embedded jump opcode 38, 48 or 50 at byte 10, found 12");
+  e = failure({0x42, 0x00, 'A', 'B'});
+  CHECK(e.offset == 3);
+  CHECK(e.expected == "expected SourceName's NUL terminator before the end of CODE");
+  e = failure(std::vector<uint8_t>(8, 0x34));
+  CHECK(e.offset == 3);
+  CHECK(e.expected.rfind("expected an opcode with a known size; 0x34 is the engine-only handler ",
+                         0) == 0);
+}
+
 TEST_CASE("FA-13/FA-16: Face fields parse; the normal's float scale is 1/32765") {
   // content 0x44 (normal + texcoords), layout 0x07 (u16 indices, byte centre, byte texcoords)
   std::vector<uint8_t> b = {0xFC, 0x44, 0x07, 0x5A, 1, 0xFD, 0x7F, 0,  0,  0x03, 0x80, 1,  0xFF, 2,
