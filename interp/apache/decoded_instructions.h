@@ -36,6 +36,10 @@ struct DecodedInstruction {
   // instruction, so no check is needed).
   std::vector<std::pair<uint32_t, DecodedInstruction*>> called;
   bool kept = true;  // false: scratch storage, decoded again on every use
+  // face, face2: the packet's texture coordinates were checked against the interpreter's texture
+  // archive and called for no diagnostic. Both are fixed while the cache lives, so later runs
+  // skip the check (a fifth of a textured face's cost). Set and read on kept instructions only.
+  bool texcoords_clean = false;
 };
 
 class DecodedInstructions {

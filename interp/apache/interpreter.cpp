@@ -388,7 +388,9 @@ struct Interpreter::Impl {
     return it->second;
   }
 
-  void check_texcoords(const Packet& p, uint32_t offset) {
+  // True when nothing needed saying: the packet's texture is there and every coordinate lies
+  // on its row inside the allocation.
+  bool check_texcoords(const Packet& p, uint32_t offset) {
     uint32_t stride = 64;
     if (textures != nullptr) {
       const ApacheTexture* t = textures->find(p.texture);
@@ -396,31 +398,37 @@ struct Interpreter::Impl {
         diagnose(offset, DiagnosticLevel::kWarning,
                  fmt::format("texture {} is not in {}: the face is drawn in colour {}", p.texture,
                              textures->source(), p.colour));
-        return;
+        return false;
       }
       stride = t->stride;
     }
+    bool clean = true;
     for (size_t i = 0; i < p.count; ++i) {
       const PacketVertex v = p.vertex(i);
       const uint32_t address = uint32_t{v.v} * stride + v.u;
       if (address >= assumed::kTexturePixels) {
+        clean = false;
         diagnose(offset, DiagnosticLevel::kWarning,
                  fmt::format("texture coordinate u={} v={} addresses beyond texture {}'s "
                              "allocation: those samples are omitted",
                              v.u, v.v, p.texture));
       } else if (v.u >= stride) {
+        clean = false;
         diagnose(offset, DiagnosticLevel::kInfo,
                  fmt::format("texture coordinate u={} on a {}-pixel row samples the next row "
                              "(contiguous addressing)",
                              v.u, stride));
       }
     }
+    return clean;
   }
 
   // ---- Faces ---------------------------------------------------------------------------------
 
-  // Draws a packet (or its shadow). Returns its winding result.
-  int32_t draw_packet(Model& m, const Packet& p, uint32_t op_offset) {
+  // Draws the packet of a face or face2 (or its shadow). Returns its winding result.
+  int32_t draw_packet(Model& m, DecodedInstruction& decoded_ins) {
+    const Packet& p = decoded_ins.ins.packet;
+    const uint32_t op_offset = decoded_ins.ins.offset;
     const PacketType& type = *p.type;
     const uint32_t vertex_base = p.offset + type.header_bytes;
     corners.resize(p.count);
@@ -500,7 +508,10 @@ struct Interpreter::Impl {
                                               : std::span<const uint8_t>(tables.haze);
         break;
       case Material::kTexture:
-        check_texcoords(p, p.offset);
+        if (!decoded_ins.kept || !decoded_ins.texcoords_clean) {
+          const bool clean = check_texcoords(p, p.offset);
+          if (decoded_ins.kept) decoded_ins.texcoords_clean = clean;
+        }
         e.textured = true;
         e.texture_linear = true;
         e.texture = texture_name_of(p.texture, type.masked);
@@ -615,10 +626,9 @@ struct Interpreter::Impl {
       else
         at = &decoded->after(*at, pc, depth);
       running[depth] = at;
-      const Instruction& ins = at->ins;
-      if (want_ops) observe_op(m, ins, depth);
+      if (want_ops) observe_op(m, at->ins, depth);
       ++result.ops;
-      if (!run_handler(m, ins, depth, pc)) return;
+      if (!run_handler(m, *at, depth, pc)) return;
     }
   }
 
@@ -626,12 +636,13 @@ struct Interpreter::Impl {
 
   // A switch rather than a table of member pointers: the handlers that draw a face or return
   // are inlined here, and a call through a member pointer also tested whether it was virtual.
-  bool run_handler(Model& m, const Instruction& ins, uint32_t depth, uint32_t& pc) {
+  bool run_handler(Model& m, DecodedInstruction& decoded_ins, uint32_t depth, uint32_t& pc) {
+    const Instruction& ins = decoded_ins.ins;
     switch (static_cast<Opcode>(ins.op)) {
       case Opcode::kFace:
-        return op_face(m, ins, depth, pc);
+        return op_face(m, decoded_ins, pc);
       case Opcode::kFace2:
-        return op_face2(m, ins, depth, pc);
+        return op_face2(m, decoded_ins, pc);
       case Opcode::kWinding:
         return op_winding(m, ins, depth, pc);
       case Opcode::kIfMask:
@@ -649,13 +660,15 @@ struct Interpreter::Impl {
     throw std::logic_error(fmt::format("apache: decoded opcode {} has no handler", ins.op));
   }
 
-  bool op_face(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-10
-    m.winding = draw_packet(m, ins.packet, ins.offset);
+  bool op_face(Model& m, DecodedInstruction& decoded_ins, uint32_t& pc) {  // AP-10
+    const Instruction& ins = decoded_ins.ins;
+    m.winding = draw_packet(m, decoded_ins);
     pc = ins.offset + ins.size;
     return true;
   }
 
-  bool op_face2(Model& m, const Instruction& ins, uint32_t, uint32_t& pc) {  // AP-11, AP-21
+  bool op_face2(Model& m, DecodedInstruction& decoded_ins, uint32_t& pc) {  // AP-11, AP-21
+    const Instruction& ins = decoded_ins.ins;
     const bool drawn = m.winding >= 0;
     if (ins.secondary_mismatch) {
       // The engine only skips by the byte: a drawn packet is read to its end, a skipped one
@@ -671,7 +684,7 @@ struct Interpreter::Impl {
                                           ins.offset + ins.size)
                             : fmt::format("skipped by the byte to 0x{:x}", ins.secondary_skip)));
     }
-    if (drawn) draw_packet(m, ins.packet, ins.offset);
+    if (drawn) draw_packet(m, decoded_ins);
     pc = drawn ? ins.offset + ins.size : ins.secondary_skip;
     return true;
   }

@@ -528,6 +528,41 @@ TEST_CASE("AP-30 u = 64 reads the next row and v beyond the allocation is report
   CHECK(sink.faces[0].texture == "tex1");
 }
 
+TEST_CASE("AP-30 texture coordinates are reported on every run of one interpreter") {
+  // The first run decodes into scratch storage, the second keeps its instructions and checks
+  // them, later ones skip the check of packets that needed no message: every run reports the
+  // same messages, and a clean textured face stays silent.
+  ApacheFixture f("texture 1 type 2 solid 5\n" + box_model(R"(
+  face texture texture=1 colour=3 : 3/0/0 2/63/0 1/63/63 0/0/63
+  face texture texture=1 colour=3 : 3/0/0 2/64/0 1/64/63 0/0/63
+  face texture texture=1 colour=3 : 3/0/0 2/63/0 1/63/80 0/0/80
+  face texture texture=9 colour=3 : 3/0/0 2/63/0 1/63/63 0/0/63
+  ret
+)"));
+  apache::Interpreter interp(f.archive, f.tables, &*f.textures);
+  for (int run = 0; run < 4; ++run) {
+    CAPTURE(run);
+    ApacheSink sink;
+    auto r = interp.run(0, front_view(), sink);
+    CHECK(r.clean);
+    REQUIRE(sink.faces.size() == 4);
+    CHECK(sink.faces[0].texture == "tex1");
+    // In program order: u=64 on the first row, u=64 on the last row (which runs past the
+    // allocation), v=80 at two corners, the missing texture once.
+    REQUIRE(sink.diagnostics.size() == 5);
+    auto says = [&](size_t i, const std::string& needle) {
+      return sink.diagnostics[i].message.find(needle) != std::string::npos;
+    };
+    CHECK(says(0, "u=64 on a 64-pixel row"));
+    CHECK(says(1, "u=64 v=63 addresses beyond texture 1's allocation"));
+    CHECK(says(2, "v=80 addresses beyond texture 1's allocation"));
+    CHECK(says(3, "v=80 addresses beyond texture 1's allocation"));
+    CHECK(says(4, "texture 9 is not in OBJTEXT.BIN"));
+    // None of them comes from the first, clean face.
+    for (const auto& d : sink.diagnostics) CHECK(d.offset != sink.faces[0].offset);
+  }
+}
+
 TEST_CASE(
     "AP-20 each face carries only its own packet's surface, whatever the face before it set") {
   // Every material and shading in turn, each followed by a plain polygon: a field one packet sets
