@@ -337,15 +337,11 @@ struct Interpreter::Impl {
     placed[ordinal] = {inputs, m.view, m.screen, m.light};
   }
 
-  uint8_t vertex_index(const Model& m, const Packet& p, size_t i, uint32_t byte_offset) const {
-    const uint8_t index = p.vertex_bytes[i * p.type->vertex_bytes];
-    if (index >= m.view.size()) {
-      throw InputError(
-          archive.source(), byte_offset,
-          fmt::format("expected a vertex index below the model's {} vertices, found {}",
-                      m.view.size(), index));
-    }
-    return index;
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_vertex_index(const Model& m, uint8_t index,
+                                                               uint32_t byte_offset) const {
+    throw InputError(archive.source(), byte_offset,
+                     fmt::format("expected a vertex index below the model's {} vertices, found {}",
+                                 m.view.size(), index));
   }
 
   // AP-19: the first three screen-space vertices, the signed high word of a wrapping 32-bit cross
@@ -436,18 +432,21 @@ struct Interpreter::Impl {
     // when the packet has them); texcoord_fine is never used and stays zero. Read once: the
     // stores into the corners would otherwise make the compiler read them again per corner.
     const ViewPoint* view = m.view.data();
+    const size_t vertex_count = m.view.size();
     const auto* local = m.geometry->vertices.local.data();
     const auto* raw = m.record->header.encoding == 0 ? m.geometry->vertices.raw.data() : nullptr;
-    for (size_t i = 0; i < p.count; ++i) {
-      const uint8_t index =
-          vertex_index(m, p, i, vertex_base + static_cast<uint32_t>(i * type.vertex_bytes));
-      FaceCorner& c = corners[i];
-      c.index = index;
-      c.view = view[index];
-      c.model_wide = local[index];
-      c.model = raw != nullptr ? raw[index] : std::array<int16_t, 3>{};
-      c.texcoord = {};
-      c.shade = 0;
+    const uint8_t* index_byte = p.vertex_bytes.data();
+    FaceCorner* corner = corners.data();
+    for (size_t i = 0; i < p.count; ++i, index_byte += type.vertex_bytes, ++corner) {
+      const uint8_t index = *index_byte;
+      if (index >= vertex_count) [[unlikely]]
+        bad_vertex_index(m, index, vertex_base + static_cast<uint32_t>(i * type.vertex_bytes));
+      corner->index = index;
+      corner->view = view[index];
+      corner->model_wide = local[index];
+      corner->model = raw != nullptr ? raw[index] : std::array<int16_t, 3>{};
+      corner->texcoord = {};
+      corner->shade = 0;
     }
     int32_t winding = 0;
     if (p.count >= 3) winding = winding_of(m, corners[0].index, corners[1].index, corners[2].index);

@@ -52,20 +52,6 @@ const PacketType* packet_type_by_name(std::string_view name) {
   return nullptr;
 }
 
-PacketVertex Packet::vertex(size_t i) const {
-  const uint8_t* p = vertex_bytes.data() + i * type->vertex_bytes;
-  PacketVertex v;
-  v.index = p[0];
-  if (type->material == Material::kTexture) {
-    v.u = p[1];
-    v.v = p[2];
-    if (type->shading == Shading::kGouraud) v.normal = p[3];
-  } else if (type->shading == Shading::kGouraud) {
-    v.normal = p[1];
-  }
-  return v;
-}
-
 void decode_packet(std::span<const uint8_t> bytes, uint32_t offset, const std::string& source,
                    Packet& out) {
   const ProgramReader r(bytes, source);

@@ -4,6 +4,7 @@
 // per-vertex byte is the vertex index, textured types add U and V, Gouraud types a normal index.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -53,7 +54,20 @@ struct Packet {
   bool has_face_normal = false;
   std::span<const uint8_t> vertex_bytes;
 
-  PacketVertex vertex(size_t i) const;
+  // Inline: the interpreter reads every textured or Gouraud corner through it on every run.
+  PacketVertex vertex(size_t i) const {
+    const uint8_t* at = vertex_bytes.data() + i * type->vertex_bytes;
+    PacketVertex v;
+    v.index = at[0];
+    if (type->material == Material::kTexture) {
+      v.u = at[1];
+      v.v = at[2];
+      if (type->shading == Shading::kGouraud) v.normal = at[3];
+    } else if (type->shading == Shading::kGouraud) {
+      v.normal = at[1];
+    }
+    return v;
+  }
 };
 
 // Decodes the packet whose type byte is at `offset`; InputError naming the offset and what was
