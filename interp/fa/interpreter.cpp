@@ -697,18 +697,22 @@ struct Interpreter::Machine {
                     sizeof(Slot) <= offsetof(FaceCorner, texcoord) &&
                     std::is_trivially_copyable_v<Slot> && std::is_trivially_copyable_v<FaceCorner>,
                 "a pool slot is copied whole over the start of a face corner");
+  // gather_corners' warning, out of line: formatted in the loop, its arguments took registers
+  // every corner's copy needed. Returns false (the face is not drawn).
+  [[gnu::cold, gnu::noinline]] bool unwritten_slot(uint32_t off, uint32_t idx) {
+    warn(off,
+         fmt::format("Face uses pool slot {}, which no VertexBuffer has written; face not drawn",
+                     idx));
+    return false;
+  }
   template <bool kShortIndices>
   bool gather_corners(uint32_t off, uint32_t at, uint32_t n, FaceCorner* out) {
     const Slot* slots = pool.data();
     const size_t slot_count = pool.size();
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t idx = kShortIndices ? u16(at + 2 * i) : code[at + i];
-      if (idx >= slot_count || slots[idx].epoch != epoch) [[unlikely]] {
-        warn(off,
-             fmt::format(
-                 "Face uses pool slot {}, which no VertexBuffer has written; face not drawn", idx));
-        return false;
-      }
+      if (idx >= slot_count || slots[idx].epoch != epoch) [[unlikely]]
+        return unwritten_slot(off, idx);
       std::memcpy(static_cast<void*>(&out[i]), &slots[idx], sizeof(Slot));
       out[i].index = idx;  // over the slot's epoch
       out[i].texcoord = {0, 0};

@@ -1,5 +1,6 @@
 #include "interp/fa/x86_guard_memo.h"
 
+#include <cstring>
 #include <set>
 
 #include "core/byte_reader.h"
@@ -186,29 +187,56 @@ std::optional<GuardProof> prove_pure_guard(const GuardMemory& memory, uint32_t p
   return Prover(memory).prove(payload);
 }
 
-const GuardProof* GuardMemo::proof(uint32_t f0, const GuardMemory& memory) {
-  Block& b = blocks_[f0];
-  if (!b.analysed) {
-    b.proof = prove_pure_guard(memory, f0 + 2);
-    b.analysed = true;
+GuardMemo::Entry& GuardMemo::entry(uint32_t f0, const GuardMemory& memory) {
+  auto& [recent_f0, recent] = recent_[(f0 >> 1) % recent_.size()];
+  if (recent != nullptr && recent_f0 == f0 && recent->analysed) return *recent;
+  Entry& e = blocks_[f0];
+  recent_f0 = f0;
+  recent = &e;
+  if (!e.analysed) {
+    e.proof = prove_pure_guard(memory, f0 + 2);
+    if (e.proof) {
+      size_t key_bytes = 0;
+      for (const auto& r : e.proof->reads) key_bytes += r.width;
+      if (key_bytes > kMaxKeyBytes) e.proof.reset();
+    }
+    e.analysed = true;
   }
-  return b.proof ? &*b.proof : nullptr;
+  return e;
 }
 
-std::string GuardMemo::key(const GuardProof& proof, std::span<const uint8_t> globals,
-                           uint32_t globals_base) {
-  std::string k;
-  for (const auto& r : proof.reads)
-    k.append(reinterpret_cast<const char*>(globals.data() + (r.address - globals_base)), r.width);
+GuardMemo::Entry::Key GuardMemo::key(const GuardProof& proof, std::span<const uint8_t> globals,
+                                     uint32_t globals_base) {
+  // The reads' bytes in proof order; entry() refused proofs whose reads do not fit.
+  Entry::Key k;
+  for (const auto& r : proof.reads) {
+    const uint8_t* from = globals.data() + (r.address - globals_base);
+    uint8_t* to = reinterpret_cast<uint8_t*>(k.words.data()) + k.size;
+    // The three widths a compare reads, each a copy of known size (no library call).
+    switch (r.width) {
+      case 1:
+        *to = *from;
+        break;
+      case 2:
+        std::memcpy(to, from, 2);
+        break;
+      case 4:
+        std::memcpy(to, from, 4);
+        break;
+      default:
+        std::memcpy(to, from, r.width);
+        break;
+    }
+    k.size = static_cast<uint8_t>(k.size + r.width);
+  }
   return k;
 }
 
-const GuardMemo::Outcome* GuardMemo::find(uint32_t f0, std::span<const uint8_t> globals,
+const GuardMemo::Outcome* GuardMemo::find(const Entry& entry, std::span<const uint8_t> globals,
                                           uint32_t globals_base) {
-  auto it = blocks_.find(f0);
-  if (it == blocks_.end() || !it->second.proof) return nullptr;
-  const std::string k = key(*it->second.proof, globals, globals_base);
-  for (const auto& [known, outcome] : it->second.outcomes)
+  if (!entry.proof) return nullptr;
+  const Entry::Key k = key(*entry.proof, globals, globals_base);
+  for (const auto& [known, outcome] : entry.outcomes)
     if (known == k) {
       ++hits_;
       return &outcome;
@@ -217,13 +245,12 @@ const GuardMemo::Outcome* GuardMemo::find(uint32_t f0, std::span<const uint8_t> 
   return nullptr;
 }
 
-void GuardMemo::record(uint32_t f0, std::span<const uint8_t> globals, uint32_t globals_base,
+void GuardMemo::record(Entry& entry, std::span<const uint8_t> globals, uint32_t globals_base,
                        Outcome outcome) {
-  auto it = blocks_.find(f0);
-  if (it == blocks_.end() || !it->second.proof) return;
-  auto& outcomes = it->second.outcomes;
+  if (!entry.proof) return;
+  auto& outcomes = entry.outcomes;
   if (outcomes.size() >= kMaxOutcomes) outcomes.erase(outcomes.begin());
-  outcomes.emplace_back(key(*it->second.proof, globals, globals_base), std::move(outcome));
+  outcomes.emplace_back(key(*entry.proof, globals, globals_base), std::move(outcome));
 }
 
 void GuardMemo::invalidate(uint32_t offset, uint32_t size) {
@@ -233,7 +260,7 @@ void GuardMemo::invalidate(uint32_t offset, uint32_t size) {
     if (!block.proof) continue;
     bool hit = false;
     for (const auto& [b, e] : block.proof->ranges) hit = hit || (offset < e && end > b);
-    if (hit) block = Block{};
+    if (hit) block = Entry{};
   }
 }
 

@@ -16,10 +16,11 @@
 // of CODE between runs) forgets its proof and outcomes.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -55,12 +56,38 @@ class GuardMemo {
     std::vector<uint8_t> stack;  // the stack bytes the block left below its entry ESP
   };
 
-  // The proof for the block at X86Code offset `f0` (made on first use; nullptr: not a pure
-  // guard).
-  const GuardProof* proof(uint32_t f0, const GuardMemory& memory);
-  // The recorded outcome for the globals' current values (`globals`: the region's bytes).
-  const Outcome* find(uint32_t f0, std::span<const uint8_t> globals, uint32_t globals_base);
-  void record(uint32_t f0, std::span<const uint8_t> globals, uint32_t globals_base,
+  // The compared globals' bytes a memoised guard may read in all: a guard compares one or two
+  // globals, so a longer key is refused (the block then always runs) rather than allocated.
+  static constexpr size_t kMaxKeyBytes = 32;
+
+  // One block's entry: its proof (made on first use; none: not a pure guard, or its reads are
+  // longer than kMaxKeyBytes) and its recorded outcomes. An entry stays where it is for the
+  // memo's life (invalidate() empties it, never removes it), so a run looks it up once.
+  struct Entry {
+    struct Key {
+      // The bytes in words, those past `size` zero: compared word by word in place, where a
+      // comparison of `size` bytes (or of a byte array) was a library call.
+      std::array<uint64_t, kMaxKeyBytes / 8> words{};
+      uint8_t size = 0;
+      bool operator==(const Key& o) const {
+        uint64_t differ = size ^ o.size;
+        for (size_t i = 0; i < words.size(); ++i) differ |= words[i] ^ o.words[i];
+        return differ == 0;
+      }
+    };
+    bool analysed = false;
+    std::optional<GuardProof> proof;
+    std::vector<std::pair<Key, Outcome>> outcomes;
+  };
+
+  // The entry of the block at X86Code offset `f0`, analysed on first use.
+  Entry& entry(uint32_t f0, const GuardMemory& memory);
+  // The recorded outcome of `entry`'s guard for the globals' current values (`globals`: the
+  // region's bytes), counted as a hit or a miss; nullptr without a proof.
+  const Outcome* find(const Entry& entry, std::span<const uint8_t> globals, uint32_t globals_base);
+  // Records an outcome for the globals' values (nothing when the entry has no proof, as after a
+  // store into its bytes during the run).
+  void record(Entry& entry, std::span<const uint8_t> globals, uint32_t globals_base,
               Outcome outcome);
   // CODE bytes [offset, offset + size) changed: forgets the blocks whose instructions they hit.
   void invalidate(uint32_t offset, uint32_t size);
@@ -71,14 +98,13 @@ class GuardMemo {
  private:
   // Outcomes kept per block: guards compare one or two globals with a few values each.
   static constexpr size_t kMaxOutcomes = 32;
-  struct Block {
-    bool analysed = false;
-    std::optional<GuardProof> proof;
-    std::vector<std::pair<std::string, Outcome>> outcomes;  // key bytes -> outcome
-  };
-  static std::string key(const GuardProof& proof, std::span<const uint8_t> globals,
-                         uint32_t globals_base);
-  std::unordered_map<uint32_t, Block> blocks_;
+  static Entry::Key key(const GuardProof& proof, std::span<const uint8_t> globals,
+                        uint32_t globals_base);
+  std::unordered_map<uint32_t, Entry> blocks_;
+  // The entries of blocks run lately, by f0: a direct-mapped cache in front of blocks_, whose
+  // lookup (a division for the bucket) was a sixth of a memoised block's cost. Entries never
+  // move, so the pointers stay valid; one emptied by invalidate() is analysed again.
+  std::array<std::pair<uint32_t, Entry*>, 16> recent_{};
   uint64_t hits_ = 0, misses_ = 0;
 };
 

@@ -494,19 +494,19 @@ struct X86Runner::Impl {
     regs.eip = regs.esi;
     regs.esp = kX86StackBase + kX86StackSize - 16;
     store32(regs.esp, kX86ReturnSentinel);
-    const GuardProof* proof = !trace && state->x86_memo ? memo.proof(f0_offset, memory()) : nullptr;
-    const bool memoise = proof != nullptr;
+    GuardMemo::Entry* guard =
+        !trace && state->x86_memo ? &memo.entry(f0_offset, memory()) : nullptr;
+    const bool memoise = guard != nullptr && guard->proof;
     // Kept apart from the proof, which a store into CODE during the run would forget.
-    const uint32_t pushes = memoise ? proof->pushes : 0;
+    const uint32_t pushes = memoise ? guard->proof->pushes : 0;
     if (memoise) {
-      if (const GuardMemo::Outcome* known = memo.find(f0_offset, globals, kX86GlobalsBase)) {
+      if (const GuardMemo::Outcome* known = memo.find(*guard, globals, kX86GlobalsBase)) {
         // What the block would do again: leave its pushes on the stack and re-enter.
         std::copy(known->stack.begin(), known->stack.end(),
                   stack.end() - 16 - static_cast<ptrdiff_t>(known->stack.size()));
-        result.resumed = true;
-        result.resume_offset = known->resume;
-        result.reason = "do_start_interp";
-        return result;
+        // Built whole: the reason constructed from the literal is a copy in place, where
+        // assigning it to the empty string was a library call of its own.
+        return X86BlockResult{true, known->resume, 0, false, "do_start_interp"};
       }
     }
     uint64_t budget = kX86BlockBudget;
@@ -541,7 +541,7 @@ struct X86Runner::Impl {
         result.reason = "do_start_interp";
         if (memoise && calls == 0) {
           const auto pushed = static_cast<ptrdiff_t>(4 * pushes);
-          memo.record(f0_offset, globals, kX86GlobalsBase,
+          memo.record(*guard, globals, kX86GlobalsBase,
                       {result.resume_offset,
                        std::vector<uint8_t>(stack.end() - 16 - pushed, stack.end() - 16)});
         }

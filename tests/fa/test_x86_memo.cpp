@@ -130,6 +130,73 @@ TEST_CASE("a block that could do more than compare and re-enter is not memoised"
   CHECK_FALSE(prove(out));
 }
 
+TEST_CASE("the memo keys a guard by its compared bytes, up to kMaxKeyBytes of them") {
+  // `count` dword compares of consecutive globals (each reads 4 bytes), then the guard's
+  // branch, behind an X86Code opcode word at CODE offset 0 (entry() proves from f0 + 2).
+  auto compares = [](int count) {
+    std::vector<uint8_t> c;
+    for (int i = 0; i < count; ++i) {
+      c.insert(c.end(), {0x83, 0x3D});
+      append_u32(c, kGlobals + 4 * static_cast<uint32_t>(i));
+      c.push_back(0x01);
+    }
+    std::vector<uint8_t> code = {0xF0, 0x00};
+    const std::vector<uint8_t> g = guard(c);
+    code.insert(code.end(), g.begin(), g.end());
+    return code;
+  };
+  auto memory = [](const std::vector<uint8_t>& code) {
+    GuardMemory m;
+    m.code_base = kCodeBase;
+    m.code = code;
+    m.globals_base = kGlobals;
+    m.globals_size = 0x1000;
+    m.exits_base = kExits;
+    m.exits_size = 0x1000;
+    return m;
+  };
+  std::vector<uint8_t> globals(0x1000, 0);
+
+  // 9 dwords are 36 bytes: more than a key holds, so the block is never memoised.
+  const std::vector<uint8_t> nine = compares(9);
+  REQUIRE(prove_pure_guard(memory(nine), 2));  // pure all the same
+  GuardMemo too_long;
+  CHECK_FALSE(too_long.entry(0, memory(nine)).proof);
+  CHECK(too_long.find(too_long.entry(0, memory(nine)), globals, kGlobals) == nullptr);
+  CHECK(too_long.misses() == 0);  // not even looked for
+
+  // 8 dwords, 32 bytes: memoised, keyed by every byte compared.
+  const std::vector<uint8_t> eight = compares(8);
+  GuardMemo memo;
+  GuardMemo::Entry& e = memo.entry(0, memory(eight));
+  REQUIRE(e.proof);
+  CHECK(e.proof->reads.size() == 8);
+  CHECK(memo.find(e, globals, kGlobals) == nullptr);
+  memo.record(e, globals, kGlobals, {0x100, {1, 2, 3, 4}});
+  const GuardMemo::Outcome* known = memo.find(memo.entry(0, memory(eight)), globals, kGlobals);
+  REQUIRE(known != nullptr);
+  CHECK(known->resume == 0x100);
+  CHECK(known->stack == std::vector<uint8_t>{1, 2, 3, 4});
+  // A change in the last byte of the last global compared is another key.
+  globals[31] = 7;
+  CHECK(memo.find(e, globals, kGlobals) == nullptr);
+  // A byte next to them that no compare reads is not.
+  globals[31] = 0;
+  globals[32] = 7;
+  CHECK(memo.find(e, globals, kGlobals) != nullptr);
+  CHECK(memo.hits() == 2);
+  CHECK(memo.misses() == 2);
+
+  // A store into the block's bytes empties its entry; the next lookup proves it again.
+  memo.invalidate(4, 1);
+  CHECK_FALSE(e.proof);
+  CHECK(memo.find(e, globals, kGlobals) == nullptr);
+  GuardMemo::Entry& again = memo.entry(0, memory(eight));
+  CHECK(&again == &e);
+  CHECK(again.proof);
+  CHECK(memo.find(again, globals, kGlobals) == nullptr);  // its outcomes went with it
+}
+
 TEST_CASE("memoised and unmemoised runs trace the generated corpus alike") {
   uint64_t hits = 0, shapes = 0;
   for (uint32_t i = 0; i < 1275; ++i) {
