@@ -29,8 +29,8 @@ constexpr uint32_t kCodeBase = 0x1000;
 constexpr uint32_t kGlobals = 0x800000;
 constexpr uint32_t kExits = 0xA00000;
 
-// x86 bytes at CODE offset 0, proved with a 0x1000-byte globals region and one exit page.
-std::optional<GuardProof> prove(const std::vector<uint8_t>& code) {
+// CODE `code` with a 0x1000-byte globals region and one exit page.
+GuardMemory memory_of(const std::vector<uint8_t>& code) {
   GuardMemory m;
   m.code_base = kCodeBase;
   m.code = code;
@@ -38,7 +38,12 @@ std::optional<GuardProof> prove(const std::vector<uint8_t>& code) {
   m.globals_size = 0x1000;
   m.exits_base = kExits;
   m.exits_size = 0x1000;
-  return prove_pure_guard(m, 0);
+  return m;
+}
+
+// x86 bytes at CODE offset 0, proved in memory_of(code).
+std::optional<GuardProof> prove(const std::vector<uint8_t>& code) {
+  return prove_pure_guard(memory_of(code), 0);
 }
 
 // `compare; jne +11; push arm; push exit; ret; [tail]; push join; push exit; ret`.
@@ -145,35 +150,25 @@ TEST_CASE("the memo keys a guard by its compared bytes, up to kMaxKeyBytes of th
     code.insert(code.end(), g.begin(), g.end());
     return code;
   };
-  auto memory = [](const std::vector<uint8_t>& code) {
-    GuardMemory m;
-    m.code_base = kCodeBase;
-    m.code = code;
-    m.globals_base = kGlobals;
-    m.globals_size = 0x1000;
-    m.exits_base = kExits;
-    m.exits_size = 0x1000;
-    return m;
-  };
   std::vector<uint8_t> globals(0x1000, 0);
 
   // 9 dwords are 36 bytes: more than a key holds, so the block is never memoised.
   const std::vector<uint8_t> nine = compares(9);
-  REQUIRE(prove_pure_guard(memory(nine), 2));  // pure all the same
+  REQUIRE(prove_pure_guard(memory_of(nine), 2));  // pure all the same
   GuardMemo too_long;
-  CHECK_FALSE(too_long.entry(0, memory(nine)).proof);
-  CHECK(too_long.find(too_long.entry(0, memory(nine)), globals, kGlobals) == nullptr);
+  CHECK_FALSE(too_long.entry(0, memory_of(nine)).proof);
+  CHECK(too_long.find(too_long.entry(0, memory_of(nine)), globals, kGlobals) == nullptr);
   CHECK(too_long.misses() == 0);  // not even looked for
 
   // 8 dwords, 32 bytes: memoised, keyed by every byte compared.
   const std::vector<uint8_t> eight = compares(8);
   GuardMemo memo;
-  GuardMemo::Entry& e = memo.entry(0, memory(eight));
+  GuardMemo::Entry& e = memo.entry(0, memory_of(eight));
   REQUIRE(e.proof);
   CHECK(e.proof->reads.size() == 8);
   CHECK(memo.find(e, globals, kGlobals) == nullptr);
   memo.record(e, globals, kGlobals, {0x100, {1, 2, 3, 4}});
-  const GuardMemo::Outcome* known = memo.find(memo.entry(0, memory(eight)), globals, kGlobals);
+  const GuardMemo::Outcome* known = memo.find(memo.entry(0, memory_of(eight)), globals, kGlobals);
   REQUIRE(known != nullptr);
   CHECK(known->resume == 0x100);
   CHECK(known->stack == std::vector<uint8_t>{1, 2, 3, 4});
@@ -191,7 +186,7 @@ TEST_CASE("the memo keys a guard by its compared bytes, up to kMaxKeyBytes of th
   memo.invalidate(4, 1);
   CHECK_FALSE(e.proof);
   CHECK(memo.find(e, globals, kGlobals) == nullptr);
-  GuardMemo::Entry& again = memo.entry(0, memory(eight));
+  GuardMemo::Entry& again = memo.entry(0, memory_of(eight));
   CHECK(&again == &e);
   CHECK(again.proof);
   CHECK(memo.find(again, globals, kGlobals) == nullptr);  // its outcomes went with it
