@@ -38,7 +38,7 @@ struct DecodedInstruction {
   bool kept = true;  // false: scratch storage, decoded again on every use
   // face, face2: the packet's texture coordinates were checked against the interpreter's texture
   // archive and called for no diagnostic. Both are fixed while the cache lives, so later runs
-  // skip the check (a texture lookup and a read of every corner, about 250 instructions a
+  // skip the check (a texture lookup and a read of every corner, about 220 instructions a
   // packet). Set and read on kept instructions only.
   bool texcoords_clean = false;
 };
