@@ -220,8 +220,8 @@ bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction
   if (info == nullptr) {
     return report_unknown_opcode(off, op, error);
   }
-  // Every field reset in place: assigning a fresh Instruction built one on the stack and moved
-  // it in, for each of a walk's instructions.
+  // Every field reset in place (instruction.h lists them): assigning a fresh Instruction built
+  // one on the stack and moved it in, for each of a walk's instructions.
   insn.size = 0;
   insn.links.clear();
   insn.embedded_jump.reset();

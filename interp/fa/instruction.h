@@ -38,6 +38,8 @@ struct EmbeddedJump {
   uint32_t size;    // 3, 4 or 6
 };
 
+// decode_instruction resets each of these fields in place rather than assigning a fresh
+// Instruction (a walk decodes into every item once): a field added here is reset there too.
 struct Instruction {
   uint32_t offset = 0;
   uint32_t size = 0;
