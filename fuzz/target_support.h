@@ -22,8 +22,9 @@ EngineInput input_of(std::span<const uint8_t> bytes, std::optional<std::string> 
 // serialised the way the commands print it.
 void describe(const Program& program);
 
-// Runs `program` into a 64x48 frame under small budgets; with `trace`, runs it again into a trace
-// writer (every op) that discards what it writes. `sets` are --set assignments to try (ignored
+// Runs `program` into a 64x48 frame under small budgets; without `trace`, twice more (the paths
+// later runs of one program take); with `trace`, once more into a trace writer (every op) that
+// discards what it writes. `sets` are --set assignments to try (ignored
 // when the program does not know the name).
 void run_small(Program& program, bool trace, std::span<const std::string> sets = {},
                std::span<const std::pair<std::string, std::string>> options = {});
