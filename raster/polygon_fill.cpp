@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "raster/scan_table.h"
@@ -221,34 +222,93 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   const int64_t last_shade_row =
       kShaded ? static_cast<int64_t>(style.shade_rows.size() / 256) - 1 : 0;
   const uint8_t* remap = style.remap.data();
-  for (int64_t x = begin; x < end;
-       ++x, value[0] += step[0], value[1] += step[1], value[2] += step[2]) {
-    uint8_t colour = colour_set;
-    if constexpr (kPatterned) {
-      const bool bit = ((row_bits >> (x & 3)) & 1u) != 0;
-      if (!bit) {
-        if (!alternates) continue;
-        colour = colour_clear;
-      }
-    }
+
+  // Decisions that hold for the whole span, read off its first and last pixels: shade, u and v
+  // move by a constant step, so each is at its extremes there (the values at pixel k are the
+  // first plus k steps). When every (u, v) addresses the image without a check (linear: u, v >= 0
+  // and the last address in range; clamped: inside the image), the texel is read directly; when
+  // the shade row is the same at both ends it is the same throughout. Most spans of an Apache
+  // frame are both, and the per-pixel checks and clamps were about half of each pixel's work.
+  bool texels_direct = false;
+  const uint8_t* shade_row = nullptr;  // the row every pixel uses, when they all use one
+  if (end > begin) {
+    const int64_t last = end - 1 - begin;
     if constexpr (kTextured) {
-      const int64_t u = fixed_floor64(value[1]);
-      const int64_t v = fixed_floor64(value[2]);
-      if (linear) {
-        const int64_t address = v * texture_width + u;
-        if (u < 0 || v < 0 || address >= texture_size) continue;
-        colour = texels[static_cast<size_t>(address)];
-      } else {
-        colour = texture->texel_clamped(u, v);
-      }
-      if (colour == transparent) continue;
+      const int64_t u0 = fixed_floor64(value[1]), u1 = fixed_floor64(value[1] + step[1] * last);
+      const int64_t v0 = fixed_floor64(value[2]), v1 = fixed_floor64(value[2] + step[2] * last);
+      const int64_t u_max = std::max(u0, u1), v_max = std::max(v0, v1);
+      texels_direct = std::min(u0, u1) >= 0 && std::min(v0, v1) >= 0 &&
+                      (linear ? v_max * texture_width + u_max < texture_size
+                              : u_max < texture_width && v_max < texture->height);
     }
     if constexpr (kShaded) {
-      const int64_t level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
-      colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
+      const int64_t first_level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
+      const int64_t last_level =
+          std::clamp<int64_t>(fixed_floor64(value[0] + step[0] * last), 0, last_shade_row);
+      if (first_level == last_level) shade_row = shade_rows + first_level * 256;
     }
-    if constexpr (kRemapped) colour = remap[out[x]];
-    out[x] = colour;
+  }
+
+  // The pixels, with the checks the decisions above left out compiled out (kDirect: texels
+  // read directly; kOneShadeRow: shade_row for every pixel).
+  const auto write = [&](auto direct, auto one_shade_row) {
+    constexpr bool kDirect = decltype(direct)::value;
+    constexpr bool kOneShadeRow = decltype(one_shade_row)::value;
+    for (int64_t x = begin; x < end;
+         ++x, value[0] += step[0], value[1] += step[1], value[2] += step[2]) {
+      uint8_t colour = colour_set;
+      if constexpr (kPatterned) {
+        const bool bit = ((row_bits >> (x & 3)) & 1u) != 0;
+        if (!bit) {
+          if (!alternates) continue;
+          colour = colour_clear;
+        }
+      }
+      if constexpr (kTextured) {
+        const int64_t u = fixed_floor64(value[1]);
+        const int64_t v = fixed_floor64(value[2]);
+        if constexpr (kDirect) {
+          colour = texels[static_cast<size_t>(v * texture_width + u)];
+        } else if (linear) {
+          const int64_t address = v * texture_width + u;
+          if (u < 0 || v < 0 || address >= texture_size) continue;
+          colour = texels[static_cast<size_t>(address)];
+        } else {
+          colour = texture->texel_clamped(u, v);
+        }
+        if (colour == transparent) continue;
+      }
+      if constexpr (kShaded) {
+        if constexpr (kOneShadeRow) {
+          colour = shade_row[colour];
+        } else {
+          const int64_t level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
+          colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
+        }
+      }
+      if constexpr (kRemapped) colour = remap[out[x]];
+      out[x] = colour;
+    }
+  };
+  const auto with_shade = [&](auto direct) {
+    if constexpr (kShaded) {
+      if (shade_row != nullptr) {
+        write(direct, std::true_type{});
+      } else {
+        write(direct, std::false_type{});
+      }
+    } else {
+      write(direct, std::false_type{});
+    }
+  };
+  if constexpr (kTextured) {
+    if (texels_direct) {
+      with_shade(std::true_type{});
+    } else {
+      with_shade(std::false_type{});
+    }
+  } else {
+    with_shade(std::false_type{});
   }
   stepped = value;
 }

@@ -148,6 +148,72 @@ TEST_CASE("a styled span steps shade, u and v past the pixels it leaves unwritte
   }
 }
 
+// A styled span reads its texels without a check, and its shade from one table row, when its
+// first and last pixels show that every pixel allows it. Spans one row high whose texture
+// coordinates end just inside or just outside the image (linear and clamped addressing), and whose
+// shade stays in one table row, crosses into the next, or runs off either end of the table: each
+// must still draw the per-pixel reference's pixels.
+TEST_CASE("a styled span's per-span shortcuts hold up to the image's and the table's edges") {
+  Lcg rng{31337};
+  std::array<uint8_t, 256 * 4> shade_table{};
+  for (auto& e : shade_table) e = static_cast<uint8_t>(rng.next());
+  int trials = 0;
+  for (const int width : {1, 5, 16, 33}) {
+    for (const int height : {1, 3, 8}) {
+      Texture texture;
+      texture.width = width;
+      texture.height = height;
+      for (int i = 0; i < width * height; ++i)
+        texture.pixels.push_back(static_cast<uint8_t>(rng.next()));
+      texture.transparent_index = Texture::kNoTransparency;
+      for (int trial = 0; trial < 200; ++trial, ++trials) {
+        CAPTURE(width);
+        CAPTURE(height);
+        CAPTURE(trial);
+        SurfaceStyle style;
+        style.texture = &texture;
+        style.linear_addressing = trial % 2 == 1;
+        style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * (1 + trial % 4));
+        // u from near 0 to near the image's right edge (or, linear, near the end of its
+        // pixels), each end up to a pixel either side; v likewise against the bottom.
+        const int u_far = style.linear_addressing ? width * height : width;
+        const Fixed u0 = rng.between(-1, 1) * kFixedOne + rng.between(-2, 2);
+        const Fixed u1 = (u_far + rng.between(-1, 0)) * kFixedOne + rng.between(-2, 2);
+        const Fixed v0 = rng.between(-1, 0) * kFixedOne / 2 + rng.between(0, 2);
+        const Fixed v1 = style.linear_addressing
+                             ? rng.between(0, 1) * kFixedOne / 4
+                             : (height + rng.between(-1, 0)) * kFixedOne + rng.between(-2, 2);
+        // shade within one row, across a row boundary, or below 0 / past the last row
+        const int shade_kind = rng.between(0, 3);
+        const Fixed s0 = shade_kind == 2 ? -3 * kFixedOne : kFixedOne + rng.between(0, 99);
+        const Fixed s1 = shade_kind == 0   ? kFixedOne + kFixedOne / 2
+                         : shade_kind == 1 ? 2 * kFixedOne + rng.between(0, 99)
+                         : shade_kind == 2 ? -kFixedOne
+                                           : 9 * kFixedOne;
+        const int span_width = rng.between(1, 70);
+        std::vector<ScreenVertex> quad(4);
+        quad[0].x = quad[3].x = 0;
+        quad[1].x = quad[2].x = span_width * kFixedOne;
+        quad[0].y = quad[1].y = 0;
+        quad[2].y = quad[3].y = kFixedOne;
+        quad[0].u = quad[3].u = u0;
+        quad[1].u = quad[2].u = u1;
+        quad[0].v = quad[3].v = v0;
+        quad[1].v = quad[2].v = v1;
+        quad[0].shade = quad[3].shade = s0;
+        quad[1].shade = quad[2].shade = s1;
+        Framebuffer specialised(80, 1, 7);
+        Framebuffer reference(80, 1, 7);
+        fill_styled(specialised, quad, style, {true, std::nullopt});
+        fill_styled_reference(reference, quad, style, {true, std::nullopt});
+        CHECK(std::equal(specialised.pixels().begin(), specialised.pixels().end(),
+                         reference.pixels().begin(), reference.pixels().end()));
+      }
+    }
+  }
+  CHECK(trials == 2400);
+}
+
 TEST_CASE("an affine textured fill draws what the styled reference draws for a clamped texture") {
   // The same interpolation and texel rule by two routes: fill_textured_affine (whose spans skip
   // clamping when both ends of a span lie inside the image) and the per-pixel styled reference.
