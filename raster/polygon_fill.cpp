@@ -254,9 +254,14 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   const auto write = [&](auto direct, auto one_shade_row) {
     constexpr bool kDirect = decltype(direct)::value;
     constexpr bool kOneShadeRow = decltype(one_shade_row)::value;
+    // A transparent texel keeps the pixel: chosen rather than branched on where nothing else can
+    // skip a pixel, since see-through texels scattered through an image made a branch the
+    // predictor often missed.
+    constexpr bool kChooseSeeThrough = kTextured && kDirect && !kPatterned && !kRemapped;
     for (int64_t x = begin; x < end;
          ++x, value[0] += step[0], value[1] += step[1], value[2] += step[2]) {
       uint8_t colour = colour_set;
+      [[maybe_unused]] bool see_through = false;
       if constexpr (kPatterned) {
         const bool bit = ((row_bits >> (x & 3)) & 1u) != 0;
         if (!bit) {
@@ -276,7 +281,10 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
         } else {
           colour = texture->texel_clamped(u, v);
         }
-        if (colour == transparent) continue;
+        see_through = colour == transparent;
+        if constexpr (!kChooseSeeThrough) {
+          if (see_through) continue;
+        }
       }
       if constexpr (kShaded) {
         if constexpr (kOneShadeRow) {
@@ -287,7 +295,11 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
         }
       }
       if constexpr (kRemapped) colour = remap[out[x]];
-      out[x] = colour;
+      if constexpr (kChooseSeeThrough) {
+        out[x] = see_through ? out[x] : colour;
+      } else {
+        out[x] = colour;
+      }
     }
   };
   const auto with_shade = [&](auto direct) {
