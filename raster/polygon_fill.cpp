@@ -302,6 +302,17 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
       }
     }
   };
+  // One colour for the whole span (no pattern, texture or remap, and at most one shade row): a
+  // fill, with the values stepped past it as the loop would.
+  if constexpr (!kPatterned && !kTextured && !kRemapped) {
+    if (end > begin && (!kShaded || shade_row != nullptr)) {
+      const uint8_t colour = kShaded ? shade_row[colour_set] : colour_set;
+      std::memset(out + begin, colour, static_cast<size_t>(end - begin));
+      for (size_t a = 0; a < value.size(); ++a) value[a] += step[a] * (end - begin);
+      stepped = value;
+      return;
+    }
+  }
   const auto with_shade = [&](auto direct) {
     if constexpr (kShaded) {
       if (shade_row != nullptr) {
