@@ -199,11 +199,9 @@ using Values = std::array<int64_t, kMaxAttributes>;
 using StyledSpan = void (*)(uint8_t* out, int64_t begin, int64_t end, int64_t row,
                             const SurfaceStyle& style, Values& value, const Values& step);
 
-// A two-colour or see-through pattern's pixels, 16 at a time (defined below, with
-// patterned_span, which gives it the style's colours).
-void patterned_colours_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
-                            uint16_t pattern, bool alternates, uint8_t colour_set,
-                            uint8_t colour_clear);
+// A two-colour or see-through pattern's pixels, 16 at a time (defined below).
+void patterned_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
+                    const SurfaceStyle& style);
 
 template <bool kPatterned, bool kTextured, bool kShaded, bool kRemapped>
 void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const SurfaceStyle& style,
@@ -315,8 +313,10 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
     if (end > begin && (!kShaded || shade_row != nullptr)) {
       const uint8_t set = kShaded ? shade_row[colour_set] : colour_set;
       if constexpr (kPatterned) {
-        const uint8_t clear = kShaded ? shade_row[colour_clear] : colour_clear;
-        patterned_colours_span(out, begin, end, 0, row, style.pattern, alternates, set, clear);
+        SurfaceStyle shaded = style;
+        shaded.color = set;
+        shaded.color2 = kShaded ? shade_row[colour_clear] : colour_clear;
+        patterned_span(out, begin, end, 0, row, shaded);
       } else {
         std::memset(out + begin, set, static_cast<size_t>(end - begin));
       }
@@ -355,21 +355,14 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
 // begin to the row's end, so the last part may read and write back 16 bytes when they fit.
 void patterned_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
                     const SurfaceStyle& style) {
-  patterned_colours_span(out, begin, end, room, row, style.pattern, style.pattern_alternates,
-                         style.color, style.color2);
-}
-
-void patterned_colours_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
-                            uint16_t pattern, bool alternates, uint8_t colour_set,
-                            uint8_t colour_clear) {
-  const unsigned row_bits = (static_cast<unsigned>(pattern) >> ((row & 3) << 2)) & 0xFu;
+  const unsigned row_bits = (static_cast<unsigned>(style.pattern) >> ((row & 3) << 2)) & 0xFu;
   // Byte k: the pixels at x & 3 == k.
   uint32_t colours = 0;
   uint32_t written = 0;
   for (unsigned k = 0; k < 4; ++k) {
     const bool bit = ((row_bits >> k) & 1u) != 0;
-    colours |= uint32_t{bit ? colour_set : colour_clear} << (8 * k);
-    written |= uint32_t{bit || alternates ? 0xFFu : 0u} << (8 * k);
+    colours |= uint32_t{bit ? style.color : style.color2} << (8 * k);
+    written |= uint32_t{bit || style.pattern_alternates ? 0xFFu : 0u} << (8 * k);
   }
   if (written == 0) return;
   // Byte i: the pixel at begin + i.
