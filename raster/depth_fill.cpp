@@ -6,6 +6,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "raster/scan_table.h"
@@ -187,37 +188,89 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
   const int64_t last_level = s.shade_levels - 1;
   const uint8_t* const blend = s.blend;
   const bool depth_write = s.depth_write;
-  int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
-  for (int64_t x = begin; x < end; ++x) {
-    const int64_t q = depth_q, pixel_u = u, pixel_v = v, pixel_shade = shade;
-    depth_q += depth_step;
-    u += u_step;
-    v += v_step;
-    shade += shade_step;
-    uint8_t colour = color;
-    if constexpr (kTextured) {
-      int64_t tu = pixel_u, tv = pixel_v;
-      if constexpr (kPerspective) {
-        const int64_t divisor = std::max<int64_t>(q, 1);
-        tu /= divisor;
-        tv /= divisor;
-      }
-      const int64_t tx = u_axis(fixed_floor64(tu));
-      const int64_t ty = v_axis(fixed_floor64(tv));
-      colour = texels[static_cast<size_t>(ty * texture_width + tx)];
-      if (colour == transparent) continue;
+  // Decisions that hold for the whole span, read off its first and last pixels (each attribute
+  // moves by a constant step, so it is at its extremes there): an affine texture whose texel
+  // coordinates stay inside the image at both ends needs neither wrapping nor clamping, and a
+  // shade whose table row is the same at both ends is that row throughout. The per-pixel wraps,
+  // clamps and the row's multiply were most of a shaded span's work.
+  bool texels_direct = false;
+  const uint8_t* shade_row = nullptr;  // the row every pixel uses, when they all use one
+  if (end > begin) {
+    const int64_t last = end - 1 - begin;
+    if constexpr (kTextured && !kPerspective) {
+      const int64_t u0 = fixed_floor64(value[kU]), u1 = fixed_floor64(value[kU] + u_step * last);
+      const int64_t v0 = fixed_floor64(value[kV]), v1 = fixed_floor64(value[kV] + v_step * last);
+      texels_direct = std::min(u0, u1) >= 0 && std::max(u0, u1) < u_axis.size &&
+                      std::min(v0, v1) >= 0 && std::max(v0, v1) < v_axis.size;
     }
     if constexpr (kShaded) {
-      const int64_t level = std::clamp<int64_t>(fixed_floor64(pixel_shade), 0, last_level);
-      colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
+      const int64_t first_level = std::clamp<int64_t>(fixed_floor64(value[kShade]), 0, last_level);
+      const int64_t last_level_here =
+          std::clamp<int64_t>(fixed_floor64(value[kShade] + shade_step * last), 0, last_level);
+      if (first_level == last_level_here) shade_row = shade_rows + first_level * 256;
     }
-    if constexpr (kTested) {
-      const auto d = static_cast<uint32_t>(std::max<int64_t>(q, 1));
-      if (d < depth_row[x]) continue;
-      if (depth_write) depth_row[x] = d;
+  }
+  int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
+  // The pixels, with what the decisions above made unnecessary compiled out (kDirect: texel
+  // coordinates used as they are; kOneShadeRow: shade_row for every pixel).
+  const auto write = [&](auto direct, auto one_shade_row) {
+    constexpr bool kDirect = decltype(direct)::value;
+    constexpr bool kOneShadeRow = decltype(one_shade_row)::value;
+    for (int64_t x = begin; x < end; ++x) {
+      const int64_t q = depth_q, pixel_u = u, pixel_v = v, pixel_shade = shade;
+      depth_q += depth_step;
+      u += u_step;
+      v += v_step;
+      shade += shade_step;
+      uint8_t colour = color;
+      if constexpr (kTextured) {
+        int64_t tu = pixel_u, tv = pixel_v;
+        if constexpr (kPerspective) {
+          const int64_t divisor = std::max<int64_t>(q, 1);
+          tu /= divisor;
+          tv /= divisor;
+        }
+        const int64_t tx = kDirect ? fixed_floor64(tu) : u_axis(fixed_floor64(tu));
+        const int64_t ty = kDirect ? fixed_floor64(tv) : v_axis(fixed_floor64(tv));
+        colour = texels[static_cast<size_t>(ty * texture_width + tx)];
+        if (colour == transparent) continue;
+      }
+      if constexpr (kShaded) {
+        if constexpr (kOneShadeRow) {
+          colour = shade_row[colour];
+        } else {
+          const int64_t level = std::clamp<int64_t>(fixed_floor64(pixel_shade), 0, last_level);
+          colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
+        }
+      }
+      if constexpr (kTested) {
+        const auto d = static_cast<uint32_t>(std::max<int64_t>(q, 1));
+        if (d < depth_row[x]) continue;
+        if (depth_write) depth_row[x] = d;
+      }
+      if constexpr (kBlended) colour = blend[size_t{colour} * 256 + out[x]];
+      out[x] = colour;
     }
-    if constexpr (kBlended) colour = blend[size_t{colour} * 256 + out[x]];
-    out[x] = colour;
+  };
+  const auto with_shade = [&](auto direct) {
+    if constexpr (kShaded) {
+      if (shade_row != nullptr) {
+        write(direct, std::true_type{});
+      } else {
+        write(direct, std::false_type{});
+      }
+    } else {
+      write(direct, std::false_type{});
+    }
+  };
+  if constexpr (kTextured && !kPerspective) {
+    if (texels_direct) {
+      with_shade(std::true_type{});
+    } else {
+      with_shade(std::false_type{});
+    }
+  } else {
+    with_shade(std::false_type{});
   }
 }
 

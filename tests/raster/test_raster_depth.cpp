@@ -3,6 +3,7 @@
 // blend tables, lines through the buffer, and the same scan conversion as the painter's fills.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -248,6 +249,61 @@ TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direc
   }
   CHECK(changed > 200000);    // the fills drew: the comparison is not of untouched frames
   CHECK(flat_changed > 300);  // flat triangles drew rows whose two crossings tie
+}
+
+// A depth span uses its texel coordinates as they are, and one shade row for every pixel, when
+// its first and last pixels show that no pixel needs wrapping, clamping or another row. One-row
+// spans whose affine texture coordinates end just inside or just outside the image (repeated and
+// clamped, sizes powers of two or not), and whose shade stays in one row, crosses into the next,
+// or runs off either end of the table: each must draw the reference's pixels.
+TEST_CASE("depth fill: a span's per-span shortcuts hold up to the image's and the table's edges") {
+  shapevm::testing::Lcg rng{4242};
+  std::array<uint8_t, 256 * 3> shade_table{};
+  for (auto& e : shade_table) e = static_cast<uint8_t>(rng.next());
+  int trials = 0;
+  for (const int width : {1, 7, 16}) {
+    for (const int height : {1, 5, 8}) {
+      Texture texture;
+      texture.width = width;
+      texture.height = height;
+      for (int i = 0; i < width * height; ++i)
+        texture.pixels.push_back(static_cast<uint8_t>(rng.next()));
+      texture.transparent_index = Texture::kNoTransparency;
+      for (int trial = 0; trial < 200; ++trial, ++trials) {
+        CAPTURE(width);
+        CAPTURE(height);
+        CAPTURE(trial);
+        DepthStyle style;
+        style.texture = &texture;
+        style.perspective = false;  // only an affine span's coordinates are read as they are
+        style.repeat = trial % 2 == 1;
+        style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * (1 + trial % 3));
+        const Fixed u0 = rng.between(-1, 1) * kFixedOne + rng.between(-2, 2);
+        const Fixed u1 = (width + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
+        const Fixed v0 = rng.between(-1, 0) * kFixedOne / 2 + rng.between(0, 2);
+        const Fixed v1 = (height + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
+        const int shade_kind = rng.between(0, 3);
+        const Fixed s0 = shade_kind == 2 ? -3 * kFixedOne : kFixedOne + rng.between(0, 99);
+        const Fixed s1 = shade_kind == 0   ? kFixedOne + kFixedOne / 2
+                         : shade_kind == 1 ? 2 * kFixedOne + rng.between(0, 99)
+                         : shade_kind == 2 ? -kFixedOne
+                                           : 9 * kFixedOne;
+        auto span = quad(0, 0, rng.between(1, 70), 1, kInvWOne);
+        span[0].u = span[3].u = u0;
+        span[1].u = span[2].u = u1;
+        span[0].v = span[3].v = v0;
+        span[1].v = span[2].v = v1;
+        span[0].shade = span[3].shade = s0;
+        span[1].shade = span[2].shade = s1;
+        Framebuffer stepped(80, 1, 7), reference(80, 1, 7);
+        fill_depth(stepped, nullptr, span, style, {true, std::nullopt});
+        fill_depth_reference(reference, nullptr, span, style, {true, std::nullopt});
+        CHECK(std::equal(stepped.pixels().begin(), stepped.pixels().end(),
+                         reference.pixels().begin(), reference.pixels().end()));
+      }
+    }
+  }
+  CHECK(trials == 1800);
 }
 
 TEST_CASE("depth lines: hidden behind a nearer face, drawn in front of a farther one") {
