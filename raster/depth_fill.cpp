@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "raster/scan_table.h"
+#include "raster/span_ends.h"
 
 namespace shapevm::raster {
 namespace {
@@ -198,17 +199,12 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
   if (end > begin) {
     const int64_t last = end - 1 - begin;
     if constexpr (kTextured && !kPerspective) {
-      const int64_t u0 = fixed_floor64(value[kU]), u1 = fixed_floor64(value[kU] + u_step * last);
-      const int64_t v0 = fixed_floor64(value[kV]), v1 = fixed_floor64(value[kV] + v_step * last);
-      texels_direct = std::min(u0, u1) >= 0 && std::max(u0, u1) < u_axis.size &&
-                      std::min(v0, v1) >= 0 && std::max(v0, v1) < v_axis.size;
+      const span_ends::FloorRange tu = span_ends::floor_range(value[kU], u_step, last);
+      const span_ends::FloorRange tv = span_ends::floor_range(value[kV], v_step, last);
+      texels_direct = tu.low >= 0 && tu.high < u_axis.size && tv.low >= 0 && tv.high < v_axis.size;
     }
-    if constexpr (kShaded) {
-      const int64_t first_level = std::clamp<int64_t>(fixed_floor64(value[kShade]), 0, last_level);
-      const int64_t last_level_here =
-          std::clamp<int64_t>(fixed_floor64(value[kShade] + shade_step * last), 0, last_level);
-      if (first_level == last_level_here) shade_row = shade_rows + first_level * 256;
-    }
+    if constexpr (kShaded)
+      shade_row = span_ends::one_shade_row(shade_rows, last_level, value[kShade], shade_step, last);
   }
   int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
   // The pixels, with what the decisions above made unnecessary compiled out (kDirect: texel
@@ -252,26 +248,8 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
       out[x] = colour;
     }
   };
-  const auto with_shade = [&](auto direct) {
-    if constexpr (kShaded) {
-      if (shade_row != nullptr) {
-        write(direct, std::true_type{});
-      } else {
-        write(direct, std::false_type{});
-      }
-    } else {
-      write(direct, std::false_type{});
-    }
-  };
-  if constexpr (kTextured && !kPerspective) {
-    if (texels_direct) {
-      with_shade(std::true_type{});
-    } else {
-      with_shade(std::false_type{});
-    }
-  } else {
-    with_shade(std::false_type{});
-  }
+  span_ends::with_decisions<kTextured && !kPerspective, kShaded>(texels_direct,
+                                                                 shade_row != nullptr, write);
 }
 
 using DepthSpan = void (*)(uint8_t*, uint32_t*, int64_t, int64_t, const SpanStyle&,

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "raster/scan_table.h"
+#include "raster/span_ends.h"
 
 namespace shapevm::raster {
 
@@ -238,19 +239,14 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   if (end > begin) {
     const int64_t last = end - 1 - begin;
     if constexpr (kTextured) {
-      const int64_t u0 = fixed_floor64(value[1]), u1 = fixed_floor64(value[1] + step[1] * last);
-      const int64_t v0 = fixed_floor64(value[2]), v1 = fixed_floor64(value[2] + step[2] * last);
-      const int64_t u_max = std::max(u0, u1), v_max = std::max(v0, v1);
-      texels_direct = std::min(u0, u1) >= 0 && std::min(v0, v1) >= 0 &&
-                      (linear ? v_max * texture_width + u_max < texture_size
-                              : u_max < texture_width && v_max < texture->height);
+      const span_ends::FloorRange u = span_ends::floor_range(value[1], step[1], last);
+      const span_ends::FloorRange v = span_ends::floor_range(value[2], step[2], last);
+      texels_direct = u.low >= 0 && v.low >= 0 &&
+                      (linear ? v.high * texture_width + u.high < texture_size
+                              : u.high < texture_width && v.high < texture->height);
     }
-    if constexpr (kShaded) {
-      const int64_t first_level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
-      const int64_t last_level =
-          std::clamp<int64_t>(fixed_floor64(value[0] + step[0] * last), 0, last_shade_row);
-      if (first_level == last_level) shade_row = shade_rows + first_level * 256;
-    }
+    if constexpr (kShaded)
+      shade_row = span_ends::one_shade_row(shade_rows, last_shade_row, value[0], step[0], last);
   }
 
   // The pixels, with the checks the decisions above left out compiled out (kDirect: texels
@@ -327,26 +323,7 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
       return;
     }
   }
-  const auto with_shade = [&](auto direct) {
-    if constexpr (kShaded) {
-      if (shade_row != nullptr) {
-        write(direct, std::true_type{});
-      } else {
-        write(direct, std::false_type{});
-      }
-    } else {
-      write(direct, std::false_type{});
-    }
-  };
-  if constexpr (kTextured) {
-    if (texels_direct) {
-      with_shade(std::true_type{});
-    } else {
-      with_shade(std::false_type{});
-    }
-  } else {
-    with_shade(std::false_type{});
-  }
+  span_ends::with_decisions<kTextured, kShaded>(texels_direct, shade_row != nullptr, write);
   stepped = value;
 }
 

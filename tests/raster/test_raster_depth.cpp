@@ -14,6 +14,7 @@
 #include "raster/polygon_fill.h"
 #include "raster/texture.h"
 #include "tests/support/lcg.h"
+#include "tests/support/span_ends.h"
 
 namespace raster_raster_depth_tests {
 
@@ -263,12 +264,7 @@ TEST_CASE("depth fill: a span's per-span shortcuts hold up to the image's and th
   int trials = 0;
   for (const int width : {1, 7, 16}) {
     for (const int height : {1, 5, 8}) {
-      Texture texture;
-      texture.width = width;
-      texture.height = height;
-      for (int i = 0; i < width * height; ++i)
-        texture.pixels.push_back(static_cast<uint8_t>(rng.next()));
-      texture.transparent_index = Texture::kNoTransparency;
+      const Texture texture = shapevm::testing::random_opaque_image(rng, width, height);
       for (int trial = 0; trial < 200; ++trial, ++trials) {
         CAPTURE(width);
         CAPTURE(height);
@@ -278,23 +274,8 @@ TEST_CASE("depth fill: a span's per-span shortcuts hold up to the image's and th
         style.perspective = false;  // only an affine span's coordinates are read as they are
         style.repeat = trial % 2 == 1;
         style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * (1 + trial % 3));
-        const Fixed u0 = rng.between(-1, 1) * kFixedOne + rng.between(-2, 2);
-        const Fixed u1 = (width + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
-        const Fixed v0 = rng.between(-1, 0) * kFixedOne / 2 + rng.between(0, 2);
-        const Fixed v1 = (height + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
-        const int shade_kind = rng.between(0, 3);
-        const Fixed s0 = shade_kind == 2 ? -3 * kFixedOne : kFixedOne + rng.between(0, 99);
-        const Fixed s1 = shade_kind == 0   ? kFixedOne + kFixedOne / 2
-                         : shade_kind == 1 ? 2 * kFixedOne + rng.between(0, 99)
-                         : shade_kind == 2 ? -kFixedOne
-                                           : 9 * kFixedOne;
-        auto span = quad(0, 0, rng.between(1, 70), 1, kInvWOne);
-        span[0].u = span[3].u = u0;
-        span[1].u = span[2].u = u1;
-        span[0].v = span[3].v = v0;
-        span[1].v = span[2].v = v1;
-        span[0].shade = span[3].shade = s0;
-        span[1].shade = span[2].shade = s1;
+        const auto span =
+            shapevm::testing::span_probing_edges(rng, rng.between(1, 70), width, height);
         Framebuffer stepped(80, 1, 7), reference(80, 1, 7);
         fill_depth(stepped, nullptr, span, style, {true, std::nullopt});
         fill_depth_reference(reference, nullptr, span, style, {true, std::nullopt});

@@ -13,6 +13,7 @@
 #include "raster/polygon_fill.h"
 #include "raster/texture.h"
 #include "tests/support/lcg.h"
+#include "tests/support/span_ends.h"
 
 namespace raster_styled_spans_tests {
 
@@ -160,12 +161,7 @@ TEST_CASE("a styled span's per-span shortcuts hold up to the image's and the tab
   int trials = 0;
   for (const int width : {1, 5, 16, 33}) {
     for (const int height : {1, 3, 8}) {
-      Texture texture;
-      texture.width = width;
-      texture.height = height;
-      for (int i = 0; i < width * height; ++i)
-        texture.pixels.push_back(static_cast<uint8_t>(rng.next()));
-      texture.transparent_index = Texture::kNoTransparency;
+      const Texture texture = shapevm::testing::random_opaque_image(rng, width, height);
       for (int trial = 0; trial < 200; ++trial, ++trials) {
         CAPTURE(width);
         CAPTURE(height);
@@ -174,34 +170,10 @@ TEST_CASE("a styled span's per-span shortcuts hold up to the image's and the tab
         style.texture = &texture;
         style.linear_addressing = trial % 2 == 1;
         style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * (1 + trial % 4));
-        // u from near 0 to near the image's right edge (or, linear, near the end of its
-        // pixels), each end up to a pixel either side; v likewise against the bottom.
-        const int u_far = style.linear_addressing ? width * height : width;
-        const Fixed u0 = rng.between(-1, 1) * kFixedOne + rng.between(-2, 2);
-        const Fixed u1 = (u_far + rng.between(-1, 0)) * kFixedOne + rng.between(-2, 2);
-        const Fixed v0 = rng.between(-1, 0) * kFixedOne / 2 + rng.between(0, 2);
-        const Fixed v1 = style.linear_addressing
-                             ? rng.between(0, 1) * kFixedOne / 4
-                             : (height + rng.between(-1, 0)) * kFixedOne + rng.between(-2, 2);
-        // shade within one row, across a row boundary, or below 0 / past the last row
-        const int shade_kind = rng.between(0, 3);
-        const Fixed s0 = shade_kind == 2 ? -3 * kFixedOne : kFixedOne + rng.between(0, 99);
-        const Fixed s1 = shade_kind == 0   ? kFixedOne + kFixedOne / 2
-                         : shade_kind == 1 ? 2 * kFixedOne + rng.between(0, 99)
-                         : shade_kind == 2 ? -kFixedOne
-                                           : 9 * kFixedOne;
-        const int span_width = rng.between(1, 70);
-        std::vector<ScreenVertex> quad(4);
-        quad[0].x = quad[3].x = 0;
-        quad[1].x = quad[2].x = span_width * kFixedOne;
-        quad[0].y = quad[1].y = 0;
-        quad[2].y = quad[3].y = kFixedOne;
-        quad[0].u = quad[3].u = u0;
-        quad[1].u = quad[2].u = u1;
-        quad[0].v = quad[3].v = v0;
-        quad[1].v = quad[2].v = v1;
-        quad[0].shade = quad[3].shade = s0;
-        quad[1].shade = quad[2].shade = s1;
+        // Linear addressing: u ends near the end of the pixels, v near the first rows.
+        const auto quad = shapevm::testing::span_probing_edges(
+            rng, rng.between(1, 70), style.linear_addressing ? width * height : width,
+            style.linear_addressing ? 0 : height);
         Framebuffer specialised(80, 1, 7);
         Framebuffer reference(80, 1, 7);
         fill_styled(specialised, quad, style, {true, std::nullopt});
