@@ -186,6 +186,43 @@ TEST_CASE("a styled span's per-span shortcuts hold up to the image's and the tab
   CHECK(trials == 2400);
 }
 
+// A pattern's row written 16 pixels at a time from a styled row (a face the side walk declines,
+// so its rows come from the YLR table) must not touch a byte past its span: the row ending at the
+// frame's last pixel has nothing after it. With the room past the span wrong, the last part read
+// and wrote back 16 bytes from there, past the frame's storage (AddressSanitizer reports it; the
+// pixels do not show it). A fuzzed Apache record found it.
+TEST_CASE("a patterned styled row that ends at the frame's last pixel stays inside the frame") {
+  // A notch down from the top edge: not y-monotone, so the table gives the rows.
+  const auto corner = [](int x, int y) {
+    ScreenVertex v;
+    v.x = x * kFixedOne;
+    v.y = y * kFixedOne;
+    return v;
+  };
+  const std::vector<ScreenVertex> notched{corner(0, 0), corner(10, 3), corner(20, 0), corner(20, 4),
+                                          corner(0, 4)};
+  std::array<uint8_t, 256> shade_row{};
+  for (size_t i = 0; i < shade_row.size(); ++i) shade_row[i] = static_cast<uint8_t>(255 - i);
+  for (const bool shaded : {false, true}) {
+    for (const bool alternates : {false, true}) {
+      CAPTURE(shaded);
+      CAPTURE(alternates);
+      SurfaceStyle style;
+      style.color = 40;
+      style.color2 = 50;
+      style.pattern = 0x5A5A;
+      style.pattern_alternates = alternates;
+      if (shaded) style.shade_rows = shade_row;
+      Framebuffer specialised(20, 4, 7), reference(20, 4, 7);
+      fill_styled(specialised, notched, style, {false, std::nullopt});
+      fill_styled_reference(reference, notched, style, {false, std::nullopt});
+      CHECK(std::equal(specialised.pixels().begin(), specialised.pixels().end(),
+                       reference.pixels().begin(), reference.pixels().end()));
+      CHECK(specialised.at(18, 3) == (shaded ? 255 - 40 : 40));  // drawn up to the last pixels
+    }
+  }
+}
+
 TEST_CASE("an affine textured fill draws what the styled reference draws for a clamped texture") {
   // The same interpolation and texel rule by two routes: fill_textured_affine (whose spans skip
   // clamping when both ends of a span lie inside the image) and the per-pixel styled reference.
