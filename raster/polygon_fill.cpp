@@ -11,7 +11,6 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include "raster/scan_table.h"
