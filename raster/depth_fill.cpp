@@ -195,7 +195,7 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
   // per-pixel clamp and the row's multiply took a full-screen shaded depth fill a third less time.
   bool texels_direct = false;
   const uint8_t* shade_row = nullptr;  // the row every pixel uses, when they all use one
-  if (end > begin) {
+  if (end - begin >= span_ends::kShortestDecidedRow) {
     const int64_t last = end - 1 - begin;
     if constexpr (kTextured && !kPerspective) {
       const span_ends::FloorRange tu = span_ends::floor_range(value[kU], u_step, last);

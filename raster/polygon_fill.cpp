@@ -235,7 +235,7 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   // leave out were about half of a textured and shaded pixel's instructions.
   bool texels_direct = false;
   const uint8_t* shade_row = nullptr;  // the row every pixel uses, when they all use one
-  if (end > begin) {
+  if (end - begin >= span_ends::kShortestDecidedRow) {
     const int64_t last = end - 1 - begin;
     if constexpr (kTextured) {
       const span_ends::FloorRange u = span_ends::floor_range(value[1], step[1], last);
