@@ -302,31 +302,31 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
     }
   };
   // Colours that do not change along the span (no texture or remap, and at most one shade row):
-  // one colour is a fill, a pattern's two are written 16 pixels at a time. The values are stepped
-  // past the span as the loop would.
-  if constexpr (!kTextured && !kRemapped) {
-    if (end > begin && (!kShaded || shade_row != nullptr)) {
-      const uint8_t set = kShaded ? shade_row[colour_set] : colour_set;
-      // A styled row does not know how far its row goes on past the span: only the span's own
-      // bytes count as room, so the pattern's last part is written byte by byte. (Room 0 was
-      // wrong: patterned_span counts room down by 16 for each part it writes.)
-      const auto room = static_cast<size_t>(end - begin);
-      if constexpr (kPatterned && kShaded) {
-        SurfaceStyle shaded = style;
-        shaded.color = set;
-        shaded.color2 = shade_row[colour_clear];
-        patterned_span(out, begin, end, room, row, shaded);
-      } else if constexpr (kPatterned) {
-        patterned_span(out, begin, end, room, row, style);
-      } else {
-        std::memset(out + begin, set, static_cast<size_t>(end - begin));
-      }
-      for (size_t a = 0; a < value.size(); ++a) value[a] += step[a] * (end - begin);
-      stepped = value;
-      return;
+  // one colour is a fill, a pattern's two are written 16 pixels at a time, and the values are
+  // stepped past the span as the loop would. Every other span runs the loop.
+  bool constant_colours = false;
+  if constexpr (!kTextured && !kRemapped)
+    constant_colours = end > begin && (!kShaded || shade_row != nullptr);
+  if (constant_colours) {
+    const uint8_t set = kShaded ? shade_row[colour_set] : colour_set;
+    // A styled row does not know how far its row goes on past the span: only the span's own
+    // bytes count as room, so the pattern's last part is written byte by byte. (Room 0 was
+    // wrong: patterned_span counts room down by 16 for each part it writes.)
+    const auto room = static_cast<size_t>(end - begin);
+    if constexpr (kPatterned && kShaded) {
+      SurfaceStyle shaded = style;
+      shaded.color = set;
+      shaded.color2 = shade_row[colour_clear];
+      patterned_span(out, begin, end, room, row, shaded);
+    } else if constexpr (kPatterned) {
+      patterned_span(out, begin, end, room, row, style);
+    } else {
+      std::memset(out + begin, set, room);
     }
+    for (size_t a = 0; a < value.size(); ++a) value[a] += step[a] * (end - begin);
+  } else {
+    span_ends::with_decisions<kTextured, kShaded>(texels_direct, shade_row != nullptr, write);
   }
-  span_ends::with_decisions<kTextured, kShaded>(texels_direct, shade_row != nullptr, write);
   stepped = value;
 }
 
