@@ -190,11 +190,12 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
   const bool depth_write = s.depth_write;
   // Decisions that hold for the whole span, read off its first and last pixels (each attribute
   // moves by a constant step, so it is at its extremes there): an affine texture whose texel
-  // coordinates stay inside the image at both ends needs neither wrapping nor clamping, and a
-  // shade whose table row is the same at both ends is that row throughout. Leaving out the
-  // per-pixel clamp and the row's multiply took a full-screen shaded depth fill a third less time.
+  // coordinates stay inside the image at both ends needs neither wrapping nor clamping, a shade
+  // whose table row is the same at both ends is that row throughout, and one inside the table at
+  // both ends needs no clamp. Leaving out the per-pixel clamp and the row's multiply took a
+  // full-screen shaded depth fill a third less time.
   bool texels_direct = false;
-  const uint8_t* shade_row = nullptr;  // the row every pixel uses, when they all use one
+  span_ends::ShadeDecision shade_decision;
   if (end - begin >= span_ends::kShortestDecidedRow) {
     const int64_t last = end - 1 - begin;
     if constexpr (kTextured && !kPerspective) {
@@ -203,14 +204,17 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
       texels_direct = tu.low >= 0 && tu.high < u_axis.size && tv.low >= 0 && tv.high < v_axis.size;
     }
     if constexpr (kShaded)
-      shade_row = span_ends::one_shade_row(shade_rows, last_level, value[kShade], shade_step, last);
+      shade_decision =
+          span_ends::decide_shade_rows(shade_rows, last_level, value[kShade], shade_step, last);
   }
+  const uint8_t* const shade_row = shade_decision.row;
   int64_t depth_q = value[kDepth], u = value[kU], v = value[kV], shade = value[kShade];
   // The pixels, with what the decisions above made unnecessary compiled out (kDirect: texel
-  // coordinates used as they are; kOneShadeRow: shade_row for every pixel).
-  const auto write = [&](auto direct, auto one_shade_row) {
+  // coordinates used as they are; kShadeRows: shade_row for every pixel, or the level used
+  // unclamped).
+  const auto write = [&](auto direct, auto shade_kind) {
     constexpr bool kDirect = decltype(direct)::value;
-    constexpr bool kOneShadeRow = decltype(one_shade_row)::value;
+    constexpr span_ends::ShadeRows kShadeRows = decltype(shade_kind)::value;
     for (int64_t x = begin; x < end; ++x) {
       const int64_t q = depth_q, pixel_u = u, pixel_v = v, pixel_shade = shade;
       depth_q += depth_step;
@@ -231,8 +235,10 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
         if (colour == transparent) continue;
       }
       if constexpr (kShaded) {
-        if constexpr (kOneShadeRow) {
+        if constexpr (kShadeRows == span_ends::ShadeRows::kOne) {
           colour = shade_row[colour];
+        } else if constexpr (kShadeRows == span_ends::ShadeRows::kInRange) {
+          colour = shade_rows[static_cast<size_t>(fixed_floor64(pixel_shade) * 256 + colour)];
         } else {
           const int64_t level = std::clamp<int64_t>(fixed_floor64(pixel_shade), 0, last_level);
           colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
@@ -247,8 +253,8 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
       out[x] = colour;
     }
   };
-  span_ends::with_decisions<kTextured && !kPerspective, kShaded>(texels_direct,
-                                                                 shade_row != nullptr, write);
+  span_ends::with_decisions<kTextured && !kPerspective, kShaded>(texels_direct, shade_decision.rows,
+                                                                 write);
 }
 
 using DepthSpan = void (*)(uint8_t*, uint32_t*, int64_t, int64_t, const SpanStyle&,

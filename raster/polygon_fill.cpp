@@ -231,10 +231,11 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
   // move by a constant step, so each is at its extremes there (the values at pixel k are the
   // first plus k steps). When every (u, v) addresses the image without a check (linear: u, v >= 0
   // and the last address in range; clamped: inside the image), the texel is read directly; when
-  // the shade row is the same at both ends it is the same throughout. The checks and clamps these
-  // leave out were about half of a textured and shaded pixel's instructions.
+  // the shade row is the same at both ends it is the same throughout, and when the shade is inside
+  // the table at both ends it needs no clamp anywhere. The checks and clamps these leave out were
+  // about half of a textured and shaded pixel's instructions.
   bool texels_direct = false;
-  const uint8_t* shade_row = nullptr;  // the row every pixel uses, when they all use one
+  span_ends::ShadeDecision shade_decision;
   if (end - begin >= span_ends::kShortestDecidedRow) {
     const int64_t last = end - 1 - begin;
     if constexpr (kTextured) {
@@ -245,14 +246,16 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
                               : u.high < texture_width && v.high < texture->height);
     }
     if constexpr (kShaded)
-      shade_row = span_ends::one_shade_row(shade_rows, last_shade_row, value[0], step[0], last);
+      shade_decision =
+          span_ends::decide_shade_rows(shade_rows, last_shade_row, value[0], step[0], last);
   }
+  const uint8_t* const shade_row = shade_decision.row;
 
   // The pixels, with the checks the decisions above left out compiled out (kDirect: texels
-  // read directly; kOneShadeRow: shade_row for every pixel).
-  const auto write = [&](auto direct, auto one_shade_row) {
+  // read directly; kShadeRows: shade_row for every pixel, or the level used unclamped).
+  const auto write = [&](auto direct, auto shade_kind) {
     constexpr bool kDirect = decltype(direct)::value;
-    constexpr bool kOneShadeRow = decltype(one_shade_row)::value;
+    constexpr span_ends::ShadeRows kShadeRows = decltype(shade_kind)::value;
     // A transparent texel leaves the pixel as it was: where nothing else can skip a pixel, the
     // pixel is written either way (with its own value then) instead of skipped, which took an
     // Apache archive's frames 8% less time.
@@ -286,8 +289,10 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
         }
       }
       if constexpr (kShaded) {
-        if constexpr (kOneShadeRow) {
+        if constexpr (kShadeRows == span_ends::ShadeRows::kOne) {
           colour = shade_row[colour];
+        } else if constexpr (kShadeRows == span_ends::ShadeRows::kInRange) {
+          colour = shade_rows[static_cast<size_t>(fixed_floor64(value[0]) * 256 + colour)];
         } else {
           const int64_t level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
           colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
@@ -325,7 +330,7 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
     }
     for (size_t a = 0; a < value.size(); ++a) value[a] += step[a] * (end - begin);
   } else {
-    span_ends::with_decisions<kTextured, kShaded>(texels_direct, shade_row != nullptr, write);
+    span_ends::with_decisions<kTextured, kShaded>(texels_direct, shade_decision.rows, write);
   }
   stepped = value;
 }

@@ -252,11 +252,12 @@ TEST_CASE("depth fill: stepped depth, texture and shade give the pixels of direc
   CHECK(flat_changed > 300);  // flat triangles drew rows whose two crossings tie
 }
 
-// A depth span uses its texel coordinates as they are, and one shade row for every pixel, when
-// its first and last pixels show that no pixel needs wrapping, clamping or another row. One-row
-// spans whose affine texture coordinates end just inside or just outside the image (repeated and
-// clamped, sizes powers of two or not), and whose shade stays in one row, crosses into the next,
-// or runs off either end of the table: each must draw the reference's pixels.
+// A depth span uses its texel coordinates as they are, and one shade row for every pixel or its
+// shade unclamped, when its first and last pixels show that no pixel needs wrapping, clamping or
+// another row. One-row spans whose affine texture coordinates end just inside or just outside the
+// image (repeated and clamped, sizes powers of two or not), and whose shade stays in one row,
+// crosses into the next, or ends just inside or just outside either end of the table: each must
+// draw the reference's pixels.
 TEST_CASE("depth fill: a span's per-span shortcuts hold up to the image's and the table's edges") {
   shapevm::testing::Lcg rng{4242};
   std::array<uint8_t, 256 * 3> shade_table{};
@@ -273,9 +274,10 @@ TEST_CASE("depth fill: a span's per-span shortcuts hold up to the image's and th
         style.texture = &texture;
         style.perspective = false;  // only an affine span's coordinates are read as they are
         style.repeat = trial % 2 == 1;
-        style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * (1 + trial % 3));
-        const auto span =
-            shapevm::testing::span_probing_edges(rng, rng.between(1, 70), width, height);
+        const int shade_rows = 1 + trial % 3;
+        style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * shade_rows);
+        const auto span = shapevm::testing::span_probing_edges(rng, rng.between(1, 70), width,
+                                                               height, shade_rows);
         Framebuffer stepped(80, 1, 7), reference(80, 1, 7);
         fill_depth(stepped, nullptr, span, style, {true, std::nullopt});
         fill_depth_reference(reference, nullptr, span, style, {true, std::nullopt});

@@ -149,11 +149,11 @@ TEST_CASE("a styled span steps shade, u and v past the pixels it leaves unwritte
   }
 }
 
-// A styled span reads its texels without a check, and its shade from one table row, when its
-// first and last pixels show that every pixel allows it. Spans one row high whose texture
-// coordinates end just inside or just outside the image (linear and clamped addressing), and whose
-// shade stays in one table row, crosses into the next, or runs off either end of the table: each
-// must still draw the per-pixel reference's pixels.
+// A styled span reads its texels without a check, and its shade from one table row or without a
+// clamp, when its first and last pixels show that every pixel allows it. Spans one row high whose
+// texture coordinates end just inside or just outside the image (linear and clamped addressing),
+// and whose shade stays in one table row, crosses into the next, or ends just inside or just
+// outside either end of the table: each must still draw the per-pixel reference's pixels.
 TEST_CASE("a styled span's per-span shortcuts hold up to the image's and the table's edges") {
   Lcg rng{31337};
   std::array<uint8_t, 256 * 4> shade_table{};
@@ -169,11 +169,12 @@ TEST_CASE("a styled span's per-span shortcuts hold up to the image's and the tab
         SurfaceStyle style;
         style.texture = &texture;
         style.linear_addressing = trial % 2 == 1;
-        style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * (1 + trial % 4));
+        const int shade_rows = 1 + trial % 4;
+        style.shade_rows = std::span<const uint8_t>(shade_table).first(256 * shade_rows);
         // Linear addressing: u ends near the end of the pixels, v near the first rows.
         const auto quad = shapevm::testing::span_probing_edges(
             rng, rng.between(1, 70), style.linear_addressing ? width * height : width,
-            style.linear_addressing ? 0 : height);
+            style.linear_addressing ? 0 : height, shade_rows);
         Framebuffer specialised(80, 1, 7);
         Framebuffer reference(80, 1, 7);
         fill_styled(specialised, quad, style, {true, std::nullopt});

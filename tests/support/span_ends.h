@@ -1,7 +1,8 @@
 // One-row spans for the tests of the fills' per-span shortcuts (the styled rows of
 // raster/polygon_fill.cpp, the depth rows of raster/depth_fill.cpp): a row decides from its first
-// and last pixels whether its texels need checks and whether one shade row serves all of it, so
-// these spans put their ends just inside and just outside the image and the shade table.
+// and last pixels whether its texels need checks, and whether one shade row serves all of it or
+// its shade needs no clamp, so these spans put their ends just inside and just outside the image
+// and the shade table.
 #pragma once
 
 #include <cstdint>
@@ -26,22 +27,47 @@ inline raster::Texture random_opaque_image(Lcg& rng, int width, int height) {
 
 // A quad one row high (y 0 to 1) and `columns` pixels wide from x = 0: u runs from near 0 to near
 // u_far and v from near 0 to near v_far (each end up to a pixel either side of them), and the
-// shade stays in one table row, crosses into the next, lies below the table or ends past its
-// last row.
+// shade, for a table of `shade_rows` rows, stays in one row, crosses into the next, lies below
+// the table, ends far past its last row, starts just below its first row, ends just past its last
+// row, or runs from its first row to its last.
 inline std::vector<raster::ScreenVertex> span_probing_edges(Lcg& rng, int columns, int u_far,
-                                                            int v_far) {
+                                                            int v_far, int shade_rows) {
   using raster::Fixed;
   using raster::kFixedOne;
   const Fixed u0 = rng.between(-1, 1) * kFixedOne + rng.between(-2, 2);
   const Fixed u1 = (u_far + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
   const Fixed v0 = rng.between(-1, 0) * kFixedOne / 2 + rng.between(0, 2);
   const Fixed v1 = (v_far + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
-  const int shade_kind = rng.between(0, 3);
-  const Fixed s0 = shade_kind == 2 ? -3 * kFixedOne : kFixedOne + rng.between(0, 99);
-  const Fixed s1 = shade_kind == 0   ? kFixedOne + kFixedOne / 2
-                   : shade_kind == 1 ? 2 * kFixedOne + rng.between(0, 99)
-                   : shade_kind == 2 ? -kFixedOne
-                                     : 9 * kFixedOne;
+  const Fixed last_row = (shade_rows - 1) * kFixedOne;
+  Fixed s0 = kFixedOne + rng.between(0, 99);
+  Fixed s1 = 9 * kFixedOne;
+  switch (rng.between(0, 5)) {
+    case 0:
+      s1 = kFixedOne + kFixedOne / 2;
+      break;
+    case 1:
+      s1 = 2 * kFixedOne + rng.between(0, 99);
+      break;
+    case 2:
+      s0 = -3 * kFixedOne;
+      s1 = -kFixedOne;
+      break;
+    case 3:
+      break;
+    default: {
+      // The first and last pixels' own shades (a row's first pixel takes its left end's value,
+      // and each pixel after it one step more): just below the first row, just past the last,
+      // or each just inside.
+      const int kind = rng.between(4, 6);
+      const Fixed first = kind == 4 ? -rng.between(1, 99) : rng.between(1, 99);
+      const Fixed last = kind == 5 ? last_row + kFixedOne + rng.between(1, 99)
+                                   : last_row + kFixedOne - rng.between(1, 99);
+      const Fixed step = columns > 1 ? (last - first) / (columns - 1) : 0;
+      s0 = first;
+      s1 = last + step;
+      break;
+    }
+  }
   std::vector<raster::ScreenVertex> quad(4);
   quad[0].x = quad[3].x = 0;
   quad[1].x = quad[2].x = columns * kFixedOne;
