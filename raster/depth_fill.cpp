@@ -240,7 +240,7 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
         } else if constexpr (kShadeRows == span_ends::ShadeRows::kInRange) {
           colour = shade_rows[static_cast<size_t>(fixed_floor64(pixel_shade) * 256 + colour)];
         } else {
-          const int64_t level = std::clamp<int64_t>(fixed_floor64(pixel_shade), 0, last_level);
+          const int64_t level = span_ends::clamped_level(fixed_floor64(pixel_shade), last_level);
           colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
         }
       }

@@ -294,7 +294,7 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
         } else if constexpr (kShadeRows == span_ends::ShadeRows::kInRange) {
           colour = shade_rows[static_cast<size_t>(fixed_floor64(value[0]) * 256 + colour)];
         } else {
-          const int64_t level = std::clamp<int64_t>(fixed_floor64(value[0]), 0, last_shade_row);
+          const int64_t level = span_ends::clamped_level(fixed_floor64(value[0]), last_shade_row);
           colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
         }
       }

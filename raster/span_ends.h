@@ -28,6 +28,15 @@ inline FloorRange floor_range(int64_t first, int64_t step, int64_t last) {
   return {std::min(at_first, at_last), std::max(at_first, at_last)};
 }
 
+// A pixel's shade level clamped to the table's rows [0, last_level], as the reference clamps it.
+// Taken by value: in a loop compiled for several decisions, GCC 12 kept std::clamp's bounds in
+// memory through their references, storing the zero again on every pixel (a full-screen shaded
+// and textured fill took 12% longer than with the same loop before).
+inline int64_t clamped_level(int64_t level, int64_t last_level) {
+  const int64_t above_zero = level < 0 ? 0 : level;
+  return above_zero > last_level ? last_level : above_zero;
+}
+
 // How a row's pixels find their shade table row (of 256 entries), each level clamped to
 // [0, last_level] as the pixel-by-pixel reference does.
 enum class ShadeRows : uint8_t {
