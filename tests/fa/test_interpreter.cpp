@@ -485,6 +485,36 @@ TEST_CASE("FA-51: the header radius is OR-ed with the viewer offset to pick the 
   CHECK(xs_at(300, 0x5000, 1) == std::vector<int32_t>{0, 511, 1023});
 }
 
+// Beyond a shift of 7 the sum keeps fewer than 8 fractional bits, and is shifted left to make up
+// the difference (the far side of the same scale-back).
+TEST_CASE("FA-51: past a precision shift of 7 the view is scaled back up") {
+  const std::string text = with_header(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 32767, 10, 0
+        v -32768, 10, 0
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    ShortEOF
+)");
+  auto b = build_shape(text);
+  Interpreter interp(b.shape);
+  RecordingSink sink;
+  RunState s;
+  // d = 2^23: yv = (32766 * d) >> 15 = 8388352, 23 bits: shift 9, so the sum is shifted left
+  // by 9 - 7 = 2.
+  s.camera = {8388608, 0, 0};
+  const RunResult r = interp.run(s, sink);
+  CHECK(r.precision_shift == 9);
+  REQUIRE(sink.face_views.size() == 1);
+  std::vector<int32_t> xs;
+  for (const auto& p : sink.face_views[0]) xs.push_back(p.x);
+  // 32767 >> 9 = 63, (63 * 32767) << 2 = 8257284; -32768 >> 9 = -64, (-64 * 32767) << 2.
+  CHECK(xs == std::vector<int32_t>{0, 8257284, -8388352});
+  // Depth is the viewer's offset, (8388352 >> 9) * 32767 << 2, past the half of the 32-bit range
+  // every view coordinate is kept inside.
+  for (const auto& p : sink.face_views[0]) CHECK(p.z == INT32_MIN / 2);
+}
+
 TEST_CASE("FA-52: radius_world is never read; the run is the same whatever it holds") {
   const std::string body =
       "VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n" + face(1) + "ShortEOF\n";
