@@ -345,18 +345,24 @@ struct Interpreter::Machine {
     int shift;
     int down;  // the right shift that keeps 8 fractional bits (negative: a left shift)
 
-    ViewPoint operator()(const std::array<int16_t, 3>& v) const {
+    // kShiftsDown: down >= 0, decided once per buffer (write_vertices) rather than per axis.
+    template <bool kShiftsDown>
+    ViewPoint apply(const std::array<int16_t, 3>& v) const {
       const int64_t p0 = (v[0] >> shift) + offset[0];
       const int64_t p1 = (v[1] >> shift) + offset[1];
       const int64_t p2 = (v[2] >> shift) + offset[2];
       // Written out per axis: as a loop GCC kept the three sums in memory and read them back.
-      return {scaled(p0 * m[0] + p1 * m[3] + p2 * m[6]), scaled(p0 * m[1] + p1 * m[4] + p2 * m[7]),
-              scaled(p0 * m[2] + p1 * m[5] + p2 * m[8])};
+      return {scaled<kShiftsDown>(p0 * m[0] + p1 * m[3] + p2 * m[6]),
+              scaled<kShiftsDown>(p0 * m[1] + p1 * m[4] + p2 * m[7]),
+              scaled<kShiftsDown>(p0 * m[2] + p1 * m[5] + p2 * m[8])};
     }
 
+    template <bool kShiftsDown>
     int32_t scaled(int64_t sum) const {
-      const int64_t x = down >= 0 ? sum >> down : sum * (int64_t{1} << -down);
-      return static_cast<int32_t>(std::clamp<int64_t>(x, INT32_MIN / 2, INT32_MAX / 2));
+      const int64_t x = kShiftsDown ? sum >> down : sum * (int64_t{1} << -down);
+      // As two comparisons: through std::clamp, both bounds were loaded again for every axis.
+      constexpr int64_t kLow = INT32_MIN / 2, kHigh = INT32_MAX / 2;
+      return static_cast<int32_t>(x < kLow ? kLow : (x > kHigh ? kHigh : x));
     }
   };
 
@@ -605,12 +611,19 @@ struct Interpreter::Machine {
     const VertexTransform transform = vertex_transform();
     const uint32_t run_epoch = epoch;
     Slot* slots = pool.data() + vb.first;
-    for (uint32_t i = 0; i < vb.count; ++i) {
-      Slot& s = slots[i];
-      const uint32_t at = off + 6 + 6 * i;
-      s.model = {i16(at), i16(at + 2), i16(at + 4)};
-      s.view = transform(s.model);
-      s.epoch = run_epoch;
+    const auto write = [&](auto shifts_down) {
+      for (uint32_t i = 0; i < vb.count; ++i) {
+        Slot& s = slots[i];
+        const uint32_t at = off + 6 + 6 * i;
+        s.model = {i16(at), i16(at + 2), i16(at + 4)};
+        s.view = transform.apply<decltype(shifts_down)::value>(s.model);
+        s.epoch = run_epoch;
+      }
+    };
+    if (transform.down >= 0) {
+      write(std::true_type{});
+    } else {
+      write(std::false_type{});
     }
     pos = vb.next;
     sink.on_vertices({kEngine, off, vb.first, vb.count});
