@@ -29,9 +29,10 @@ inline FloorRange floor_range(int64_t first, int64_t step, int64_t last) {
 }
 
 // A pixel's shade level clamped to the table's rows [0, last_level], as the reference clamps it.
-// Taken by value: in a loop compiled for several decisions, GCC 12 kept std::clamp's bounds in
-// memory through their references, storing the zero again on every pixel (a full-screen shaded
-// and textured fill took 12% longer than with the same loop before).
+// Two comparisons rather than std::clamp: through its references GCC 12 kept the bounds in
+// memory and stored the zero again on every pixel of a clamped row. As comparisons they are
+// conditional moves, which took a full-screen shaded, textured fill 8% less time and Starlancer's
+// models 2% less.
 inline int64_t clamped_level(int64_t level, int64_t last_level) {
   const int64_t above_zero = level < 0 ? 0 : level;
   return above_zero > last_level ? last_level : above_zero;

@@ -510,8 +510,8 @@ TEST_CASE("FA-51: past a precision shift of 7 the view is scaled back up") {
   for (const auto& p : sink.face_views[0]) xs.push_back(p.x);
   // 32767 >> 9 = 63, (63 * 32767) << 2 = 8257284; -32768 >> 9 = -64, (-64 * 32767) << 2.
   CHECK(xs == std::vector<int32_t>{0, 8257284, -8388352});
-  // Depth is the viewer's offset, (8388352 >> 9) * 32767 << 2, past the half of the 32-bit range
-  // every view coordinate is kept inside.
+  // Depth is the viewer's offset, -(8388352 >> 9) * 32767 << 2: beyond half the 32-bit range,
+  // where every view coordinate is clamped.
   for (const auto& p : sink.face_views[0]) CHECK(p.z == INT32_MIN / 2);
 }
 
