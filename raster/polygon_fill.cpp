@@ -201,7 +201,7 @@ using StyledSpan = void (*)(uint8_t* out, int64_t begin, int64_t end, int64_t ro
 
 // A two-colour or see-through pattern's pixels, 16 at a time (defined below).
 void patterned_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
-                    const SurfaceStyle& style);
+                    const SurfaceStyle& style, uint8_t set, uint8_t clear);
 
 template <bool kPatterned, bool kTextured, bool kShaded, bool kRemapped>
 void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const SurfaceStyle& style,
@@ -318,13 +318,9 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
     // bytes count as room, so the pattern's last part is written byte by byte. (Room 0 was
     // wrong: patterned_span counts room down by 16 for each part it writes.)
     const auto room = static_cast<size_t>(end - begin);
-    if constexpr (kPatterned && kShaded) {
-      SurfaceStyle shaded = style;
-      shaded.color = set;
-      shaded.color2 = shade_row[colour_clear];
-      patterned_span(out, begin, end, room, row, shaded);
-    } else if constexpr (kPatterned) {
-      patterned_span(out, begin, end, room, row, style);
+    if constexpr (kPatterned) {
+      patterned_span(out, begin, end, room, row, style, set,
+                     kShaded ? shade_row[colour_clear] : colour_clear);
     } else {
       std::memset(out + begin, set, room);
     }
@@ -340,15 +336,17 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
 // set of colours and of written pixels serves the whole span, rotated once for where it starts.
 // That kind was a third of an Apache frame's time pixel by pixel. `room`: bytes from `out` +
 // begin to the row's end, so the last part may read and write back 16 bytes when they fit.
+// `set` and `clear` are the colours of set and clear pattern bits (the style's own, or shaded):
+// the style gives only the pattern and whether clear bits are drawn.
 void patterned_span(uint8_t* out, int64_t begin, int64_t end, size_t room, int64_t row,
-                    const SurfaceStyle& style) {
+                    const SurfaceStyle& style, uint8_t set, uint8_t clear) {
   const unsigned row_bits = (static_cast<unsigned>(style.pattern) >> ((row & 3) << 2)) & 0xFu;
   // Byte k: the pixels at x & 3 == k.
   uint32_t colours = 0;
   uint32_t written = 0;
   for (unsigned k = 0; k < 4; ++k) {
     const bool bit = ((row_bits >> k) & 1u) != 0;
-    colours |= uint32_t{bit ? style.color : style.color2} << (8 * k);
+    colours |= uint32_t{bit ? set : clear} << (8 * k);
     written |= uint32_t{bit || style.pattern_alternates ? 0xFFu : 0u} << (8 * k);
   }
   if (written == 0) return;
@@ -448,7 +446,8 @@ void fill_polygon(Framebuffer& frame, std::span<const ScreenVertex> polygon, con
         const Span span = row_span(left_x, right_x, rules, clip);
         if (span.draw_begin >= span.draw_end) return;
         patterned_span(frame.row(static_cast<int>(row)), span.draw_begin, span.draw_end,
-                       static_cast<size_t>(width - span.draw_begin), row, *style);
+                       static_cast<size_t>(width - span.draw_begin), row, *style, style->color,
+                       style->color2);
       };
       // kStyledSpans[1]: patterned, and neither textured, shaded nor remapped.
       const bool patterned_only = span_of_style == kStyledSpans[1];

@@ -52,8 +52,8 @@ struct ShadeDecision {
 inline ShadeDecision decide_shade_rows(const uint8_t* rows, int64_t last_level, int64_t first,
                                        int64_t step, int64_t last) {
   const FloorRange level = floor_range(first, step, last);
-  const int64_t low = std::clamp<int64_t>(level.low, 0, last_level);
-  const int64_t high = std::clamp<int64_t>(level.high, 0, last_level);
+  const int64_t low = clamped_level(level.low, last_level);
+  const int64_t high = clamped_level(level.high, last_level);
   if (low == high) return {ShadeRows::kOne, rows + low * 256};
   if (low == level.low && high == level.high) return {ShadeRows::kInRange, nullptr};
   return {};

@@ -39,6 +39,7 @@ inline std::vector<raster::ScreenVertex> span_probing_edges(Lcg& rng, int column
   const Fixed v0 = rng.between(-1, 0) * kFixedOne / 2 + rng.between(0, 2);
   const Fixed v1 = (v_far + rng.between(-1, 2)) * kFixedOne + rng.between(-2, 2);
   const Fixed last_row = (shade_rows - 1) * kFixedOne;
+  // From inside the second row to far past the table (case 3), unless a case below says else.
   Fixed s0 = kFixedOne + rng.between(0, 99);
   Fixed s1 = 9 * kFixedOne;
   switch (rng.between(0, 5)) {
@@ -52,7 +53,7 @@ inline std::vector<raster::ScreenVertex> span_probing_edges(Lcg& rng, int column
       s0 = -3 * kFixedOne;
       s1 = -kFixedOne;
       break;
-    case 3:
+    case 3:  // the defaults
       break;
     default: {
       // The first and last pixels' own shades (a row's first pixel takes its left end's value,
