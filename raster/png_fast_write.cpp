@@ -5,28 +5,12 @@
 #include <array>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <stdexcept>
+
+#include "raster/frame_deflate.h"
 
 namespace shapevm::raster {
 namespace {
-
-// libdeflate's level 6 gives files within a few percent of zlib's level 9 on rendered frames
-// (long runs of a background index), several times faster; its levels 10-12 search far longer
-// for a few percent more.
-constexpr int kCompressionLevel = 6;
-
-struct CompressorDeleter {
-  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
-};
-
-// One per thread (regress workers write reports in parallel); allocated once.
-libdeflate_compressor* compressor() {
-  thread_local std::unique_ptr<libdeflate_compressor, CompressorDeleter> instance(
-      libdeflate_alloc_compressor(kCompressionLevel));
-  if (!instance) throw std::bad_alloc();
-  return instance.get();
-}
 
 // PNG integers are big-endian.
 void store_u32(uint8_t* at, uint32_t v) {
@@ -99,16 +83,15 @@ std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
     chunk(out, "PLTE", plte);
   }
 
-  // The zlib stream goes into a buffer of the worst case's size, of which a frame uses a small
-  // part (its untouched pages are never faulted in), and is then copied into the IDAT chunk.
-  libdeflate_compressor* c = compressor();
-  const size_t bound = libdeflate_zlib_compress_bound(c, filtered_size);
-  const std::unique_ptr<uint8_t[]> stream(new uint8_t[bound]);
-  const size_t compressed =
-      libdeflate_zlib_compress(c, filtered.get(), filtered_size, stream.get(), bound);
-  if (compressed == 0) throw std::runtime_error("PNG encoding failed: the image did not compress");
-  out.reserve(out.size() + 12 + compressed + 12);  // IDAT and IEND
-  chunk(out, "IDAT", {stream.get(), compressed});
+  // The zlib stream goes straight into the IDAT chunk, whose length is filled in after it.
+  const size_t length_at = out.size();
+  begin_chunk(out, "IDAT", 0);
+  const size_t type_at = out.size() - 4;
+  deflate_frame_rows({filtered.get(), filtered_size}, row_bytes + 1, channels, out);
+  const size_t compressed = out.size() - type_at - 4;
+  if (compressed > 0x7FFFFFFF) throw std::length_error("PNG encoding: the image data is too long");
+  store_u32(out.data() + length_at, static_cast<uint32_t>(compressed));
+  end_chunk(out, type_at);
 
   chunk(out, "IEND", {});
   return out;

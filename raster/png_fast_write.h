@@ -1,10 +1,10 @@
-// PNG output without libpng: the chunks are written here and the image data compressed with
-// libdeflate. shapevm writes one PNG per frame it renders, and through libpng and zlib at level 9
-// that was nine tenths of rendering a generated corpus (about 5 ms a 640x480 frame, against
-// 0.6 ms here for files of about the same size).
+// PNG output without libpng: the chunks are written here and the image data compressed by
+// frame_deflate.h. shapevm writes one PNG per frame it renders: through libpng and zlib at level 9
+// that was nine tenths of rendering a generated corpus (about 5 ms a 640x480 frame), and through
+// libdeflate at level 6 still about 0.5 ms a frame, most of it spent on the background's runs.
 //
 // The files are what png_io.h promises: IHDR, PLTE for indexed images, one IDAT, IEND, filter
-// "none" on every row, and bytes that depend only on the image (with the same libdeflate).
+// "none" on every row, and bytes that depend only on the image.
 #pragma once
 
 #include <cstdint>

@@ -2,9 +2,9 @@
 // indices), RGB/RGBA captures mapped onto a palette by exact colour, and raw 8-bit index dumps.
 //
 // Written PNGs are deterministic: IHDR, PLTE (always 256 entries), IDAT, IEND and nothing else (no
-// tIME, no text, no gamma), filter "none" on every row, compressed by libdeflate at level 6
-// (png_fast_write.h), so the same frame gives the same bytes with the same libdeflate. Files go
-// through a temporary file and a rename.
+// tIME, no text, no gamma), filter "none" on every row, compressed by shapevm's own encoder for
+// rendered frames (frame_deflate.h), so the same frame gives the same bytes. Files go through a
+// temporary file and a rename.
 #pragma once
 
 #include <cstdint>
