@@ -43,7 +43,9 @@ constexpr std::array kTargets = {
                rejecting<fuzz_bi2_run>},
     FuzzTarget{"bi2_lib", "selector + LIB directory and members, raw TPWM, fight palette",
                rejecting<fuzz_bi2_lib>},
-    FuzzTarget{"png", "selector + PNG capture: indexed, RGB against a palette, or a mask",
+    FuzzTarget{"png",
+               "selector + PNG capture: indexed, RGB against a palette, or a mask; the same "
+               "bytes as rows through the PNG writer's encoder",
                rejecting<fuzz_png>},
     FuzzTarget{"regress_manifest", "a regress manifest (JSON)", rejecting<fuzz_regress_manifest>},
     FuzzTarget{"trace_reference", "a trace-diff reference trace (JSON Lines or plain)",

@@ -1,8 +1,12 @@
 // Targets for what the tools read besides programs: PNG captures, regression manifests, reference
 // traces for trace-diff, and every engine's assembler text.
+#include <libdeflate.h>
+
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/input_error.h"
 #include "fuzz/target_support.h"
@@ -10,6 +14,7 @@
 #include "harness/regress_manifest.h"
 #include "harness/trace_diff.h"
 #include "interp/common/registry.h"
+#include "raster/frame_deflate.h"
 #include "raster/palette.h"
 #include "raster/png_fast_read.h"
 #include "raster/png_io.h"
@@ -21,6 +26,33 @@ std::string_view as_text(std::span<const uint8_t> data) {
   return {reinterpret_cast<const char*>(data.data()), data.size()};
 }
 
+// The PNG writer's encoder on the same bytes, taken as whole rows of an image 1 to 256 pixels
+// wide (the selector picks the width, and one or three bytes a pixel): what it writes must
+// inflate to exactly those rows.
+void check_frame_deflate(std::span<const uint8_t> bytes, uint8_t selector) {
+  const size_t pixel_bytes = selector & 1 ? 3 : 1;
+  const size_t row_bytes = (size_t{selector} + 1) * pixel_bytes;
+  const size_t height = bytes.size() / row_bytes;
+  if (height == 0) return;
+  std::vector<uint8_t> rows;
+  rows.reserve(height * (row_bytes + 1));
+  for (size_t y = 0; y < height; ++y) {
+    rows.push_back(0);
+    rows.insert(rows.end(), bytes.begin() + static_cast<std::ptrdiff_t>(y * row_bytes),
+                bytes.begin() + static_cast<std::ptrdiff_t>((y + 1) * row_bytes));
+  }
+  std::vector<uint8_t> stream;
+  raster::deflate_frame_rows(rows, row_bytes + 1, pixel_bytes, stream);
+  static libdeflate_decompressor* const inflater = libdeflate_alloc_decompressor();
+  if (inflater == nullptr) throw std::bad_alloc();
+  std::vector<uint8_t> back(rows.size());
+  size_t got = 0;
+  if (libdeflate_zlib_decompress(inflater, stream.data(), stream.size(), back.data(), back.size(),
+                                 &got) != LIBDEFLATE_SUCCESS ||
+      got != rows.size() || back != rows)
+    throw std::logic_error("the PNG writer's stream does not inflate to the rows it was given");
+}
+
 }  // namespace
 
 // The first byte picks how the PNG is read: as an indexed capture, as an RGB capture matched
@@ -28,6 +60,7 @@ std::string_view as_text(std::span<const uint8_t> data) {
 bool fuzz_png(std::span<const uint8_t> data) {
   if (data.empty()) return true;
   const auto rest = data.subspan(1);
+  check_frame_deflate(rest, data[0]);  // first: most inputs are then rejected as PNGs
   // A file the libdeflate reader accepts must decode to exactly what libpng gives.
   if (const auto fast = raster::decode_indexed8_png(rest)) {
     raster::IndexedImage reference;

@@ -231,6 +231,8 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
   if (stride == 0 || rows.size() % stride != 0 || pixel_bytes == 0 || pixel_bytes > stride ||
       pixel_bytes > kWindow)
     throw std::invalid_argument("deflate_frame_rows: rows must be whole rows of whole pixels");
+  if (rows.size() >= UINT32_MAX)
+    throw std::length_error("deflate_frame_rows: the rows are beyond the encoder's 32-bit count");
   // CMF: deflate with a 32 KiB window; FLG: the fastest level's mark, and a check that makes
   // CMF * 256 + FLG a multiple of 31.
   out.push_back(0x78);
@@ -243,8 +245,17 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
   // one row back (when a row is within the window), and the last place the next four bytes were
   // seen (a pattern's or a texture's repeat), found through a table of their hashes.
   const size_t above = stride <= kWindow ? stride : 0;
-  thread_local std::array<uint32_t, size_t{1} << kHashBits> last_seen;
-  last_seen.fill(0);  // positions plus one; emptied per image, so the bytes depend on it alone
+  // The table holds positions counted across the thread's images: an entry at or below `base`
+  // is from an image before this one and counts as empty, so the bytes depend on this image
+  // alone without clearing 64 KiB for each. Emptied when the count would pass 32 bits.
+  thread_local std::array<uint32_t, size_t{1} << kHashBits> last_seen{};
+  thread_local uint64_t next_base = 0;
+  if (next_base + size + 1 > UINT32_MAX) {
+    last_seen.fill(0);
+    next_base = 0;
+  }
+  const uint32_t base = static_cast<uint32_t>(next_base);
+  next_base += size + 1;
 
   // One block's tokens (256 KiB at most), kept for the thread's next frame: allocated afresh,
   // the buffer was mapped and faulted in for every frame, which took longer than the encoding.
@@ -273,8 +284,8 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
         uint32_t next4;
         std::memcpy(&next4, data + pos, 4);
         uint32_t& seen = last_seen[(next4 * 2654435761u) >> (32 - kHashBits)];
-        if (seen != 0) consider(pos - (seen - 1));
-        seen = static_cast<uint32_t>(pos + 1);
+        if (seen > base) consider(pos - (seen - base - 1));
+        seen = static_cast<uint32_t>(base + pos + 1);
       }
       if (len < kMinMatch) {
         tokens.push_back({data[pos], 0});
