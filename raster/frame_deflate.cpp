@@ -23,6 +23,8 @@ constexpr size_t kCodeLengthSymbols = 19;
 // Tokens per block: each block's codes follow its own counts, and the token buffer stays small
 // however large the image.
 constexpr size_t kBlockTokens = size_t{1} << 16;
+// How many pixels either side of the same place the row above is tried.
+constexpr size_t kRowShift = 3;
 // The hash table of four-byte sequences: 16 Ki entries (64 KiB).
 constexpr unsigned kHashBits = 14;
 
@@ -241,10 +243,26 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
 
   const uint8_t* data = rows.data();
   const size_t size = rows.size();
-  // Three places a match may come from: one pixel back (a run of one index, or of one colour),
-  // one row back (when a row is within the window), and the last place the next four bytes were
-  // seen (a pattern's or a texture's repeat), found through a table of their hashes.
-  const size_t above = stride <= kWindow ? stride : 0;
+  // Where a match may come from: one pixel back (a run of one index, or of one colour); the row
+  // above, at the same place and up to kRowShift pixels either side (a face's edge moves a pixel
+  // or two from one row to the next, and a Gouraud ramp with it); and the last place the next
+  // four bytes were seen (a pattern's or a texture's repeat), through a table of their hashes.
+  // The fixed places in the order they are tried (on equal lengths the first wins): each within
+  // the window, each once.
+  std::array<size_t, 2 + 2 * kRowShift> places{};
+  size_t place_count = 0;
+  auto add_place = [&](size_t back) {
+    if (back == 0 || back > kWindow) return;
+    if (std::find(places.begin(), places.begin() + place_count, back) ==
+        places.begin() + place_count)
+      places[place_count++] = back;
+  };
+  add_place(pixel_bytes);
+  add_place(stride);
+  for (size_t k = 1; k <= kRowShift && k * pixel_bytes < stride; ++k) {
+    add_place(stride - k * pixel_bytes);
+    add_place(stride + k * pixel_bytes);
+  }
   // The table holds positions counted across the thread's images: an entry at or below `base`
   // is from an image before this one and counts as empty, so the bytes depend on this image
   // alone without clearing 64 KiB for each. Emptied when the count would pass 32 bits.
@@ -278,8 +296,7 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
           distance = back;
         }
       };
-      consider(pixel_bytes);
-      consider(above);
+      for (size_t k = 0; k < place_count; ++k) consider(places[k]);
       if (limit >= 4) {
         uint32_t next4;
         std::memcpy(&next4, data + pos, 4);

@@ -152,6 +152,19 @@ TEST_SUITE("raster") {
     check_round_trip(frame, 641, 1);
   }
 
+  TEST_CASE("frame deflate: a row that is the row above moved a pixel or three takes a few bytes") {
+    // A ramp along the diagonal: each row is the one above moved right by `shift` pixels, so no
+    // pixel repeats the one before it or the one straight above, and every row is one match.
+    for (size_t shift = 1; shift <= 3; ++shift) {
+      CAPTURE(shift);
+      const auto frame = make_rows(640, 480, 1, [shift](size_t x, size_t y, size_t) {
+        return uint8_t(16 + (x + 640 * shift - y * shift) % 200);
+      });
+      CHECK(deflated(frame, 641, 1).size() < 480 * 8);
+      check_round_trip(frame, 641, 1);
+    }
+  }
+
   TEST_CASE("huffman: code lengths are optimal, complete, and never deeper than allowed") {
     using namespace shapevm::raster::huffman;
     // The Kraft sum of a complete code is 1: in units of 2^-15, 32768.
