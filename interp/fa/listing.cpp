@@ -19,11 +19,20 @@ namespace {
 
 using nlohmann::json;
 
+// Two lower-case hex digits: a listing shows every byte of CODE this way, and formatting each
+// through fmt made a string per byte.
+void append_hex_byte(std::string& out, uint8_t b) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out.push_back(kDigits[b >> 4]);
+  out.push_back(kDigits[b & 0xF]);
+}
+
 std::string hex(std::span<const uint8_t> bytes) {
   std::string out;
+  out.reserve(bytes.size() * 3);
   for (size_t i = 0; i < bytes.size(); ++i) {
     if (i) out.push_back(' ');
-    out += fmt::format("{:02x}", bytes[i]);
+    append_hex_byte(out, bytes[i]);
   }
   return out;
 }
@@ -32,7 +41,8 @@ std::string quote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     if (c == '"' || c == '\\' || c < 0x20 || c > 0x7E) {
-      out += fmt::format("\\x{:02x}", c);
+      out += "\\x";
+      append_hex_byte(out, c);
     } else {
       out.push_back(static_cast<char>(c));
     }
@@ -270,7 +280,7 @@ class ListingBuilder {
         }
         pos += 4;
       } else {
-        out += fmt::format("{:02x}", code_[pos]);
+        append_hex_byte(out, code_[pos]);
         pos += 1;
       }
     }
