@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "raster/huffman_code.h"
@@ -266,12 +267,17 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
   // The table holds positions counted across the thread's images: an entry at or below `base`
   // is from an image before this one and counts as empty, so the bytes depend on this image
   // alone without clearing 64 KiB for each. Emptied when the count would pass 32 bits.
-  thread_local std::array<uint32_t, size_t{1} << kHashBits> last_seen{};
+  // Allocated at the thread's first image: as a thread_local array, its 64 KiB were every
+  // thread's static TLS, zeroed at the start of every process (17 more page faults for
+  // `shapevm --version`, which never writes a PNG).
+  using HashTable = std::array<uint32_t, size_t{1} << kHashBits>;
+  thread_local std::unique_ptr<HashTable> table;
   thread_local uint64_t next_base = 0;
-  if (next_base + size + 1 > UINT32_MAX) {
-    last_seen.fill(0);
+  if (table == nullptr || next_base + size + 1 > UINT32_MAX) {
+    table = std::make_unique<HashTable>();  // value-initialised: every entry empty
     next_base = 0;
   }
+  HashTable& last_seen = *table;
   const uint32_t base = static_cast<uint32_t>(next_base);
   next_base += size + 1;
 

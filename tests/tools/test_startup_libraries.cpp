@@ -223,4 +223,26 @@ TEST_CASE("the functions --version runs lie together in the program's code") {
 }
 #endif
 
+TEST_CASE("start-up: the program's thread-local storage stays small") {
+  // Every process, and every worker thread it starts, allocates and zeroes the static TLS block
+  // before any code of its own runs: a 64 KiB table kept there once cost `--version` 17 page
+  // faults. Large per-thread state is allocated when first used instead.
+  const CliResult r = run_command("readelf -lW " + shell_quote(SHAPEVM_EXE));
+  REQUIRE(r.exit_code == 0);
+  bool found = false;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    // The TLS program header: type, offset, virtual and physical address, file and memory size.
+    std::istringstream fields(line);
+    std::string type, offset, vaddr, paddr, file_size, memory_size;
+    if (fields >> type && type == "TLS" &&
+        fields >> offset >> vaddr >> paddr >> file_size >> memory_size) {
+      found = true;
+      CAPTURE(memory_size);
+      CHECK(std::stoull(memory_size, nullptr, 16) <= 4096);
+    }
+  }
+  CHECK(found);
+}
+
 }  // namespace tools_startup_libraries_tests
