@@ -234,16 +234,9 @@ void depth_span(uint8_t* out, uint32_t* depth_row, int64_t begin, int64_t end, c
         colour = texels[static_cast<size_t>(ty * texture_width + tx)];
         if (colour == transparent) continue;
       }
-      if constexpr (kShaded) {
-        if constexpr (kShadeRows == span_ends::ShadeRows::kOne) {
-          colour = shade_row[colour];
-        } else if constexpr (kShadeRows == span_ends::ShadeRows::kInRange) {
-          colour = shade_rows[static_cast<size_t>(fixed_floor64(pixel_shade) * 256 + colour)];
-        } else {
-          const int64_t level = span_ends::clamped_level(fixed_floor64(pixel_shade), last_level);
-          colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
-        }
-      }
+      if constexpr (kShaded)
+        colour = span_ends::shaded_colour<kShadeRows>(shade_rows, shade_row, last_level,
+                                                      pixel_shade, colour);
       if constexpr (kTested) {
         const auto d = static_cast<uint32_t>(std::max<int64_t>(q, 1));
         if (d < depth_row[x]) continue;

@@ -294,8 +294,10 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
       const size_t limit = std::min<size_t>(kMaxMatch, size - pos);
       size_t len = 0;
       size_t distance = 0;
+      // `back` is at least 1 and within the window (the places were chosen so; the table's
+      // candidate is checked below): only whether it reaches before the image is left to ask.
       auto consider = [&](size_t back) {
-        if (back == 0 || back > pos || back > kWindow || len == limit) return;
+        if (back > pos || len == limit) return;
         const size_t n = equal_bytes(data + pos, data + pos - back, limit);
         if (n > len) {
           len = n;
@@ -307,7 +309,10 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
         uint32_t next4;
         std::memcpy(&next4, data + pos, 4);
         uint32_t& seen = last_seen[(next4 * 2654435761u) >> (32 - kHashBits)];
-        if (seen > base) consider(pos - (seen - base - 1));
+        if (seen > base) {
+          const size_t back = pos - (seen - base - 1);
+          if (back <= kWindow) consider(back);
+        }
         seen = static_cast<uint32_t>(base + pos + 1);
       }
       if (len < kMinMatch) {

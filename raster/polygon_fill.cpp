@@ -288,16 +288,9 @@ void styled_span(uint8_t* out, int64_t begin, int64_t end, int64_t row, const Su
           if (see_through) continue;
         }
       }
-      if constexpr (kShaded) {
-        if constexpr (kShadeRows == span_ends::ShadeRows::kOne) {
-          colour = shade_row[colour];
-        } else if constexpr (kShadeRows == span_ends::ShadeRows::kInRange) {
-          colour = shade_rows[static_cast<size_t>(fixed_floor64(value[0]) * 256 + colour)];
-        } else {
-          const int64_t level = span_ends::clamped_level(fixed_floor64(value[0]), last_shade_row);
-          colour = shade_rows[static_cast<size_t>(level * 256 + colour)];
-        }
-      }
+      if constexpr (kShaded)
+        colour = span_ends::shaded_colour<kShadeRows>(shade_rows, shade_row, last_shade_row,
+                                                      value[0], colour);
       if constexpr (kRemapped) colour = remap[out[x]];
       if constexpr (kChooseSeeThrough) {
         out[x] = see_through ? out[x] : colour;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -57,6 +58,23 @@ inline ShadeDecision decide_shade_rows(const uint8_t* rows, int64_t last_level, 
   if (low == high) return {ShadeRows::kOne, rows + low * 256};
   if (low == level.low && high == level.high) return {ShadeRows::kInRange, nullptr};
   return {};
+}
+
+// One pixel's colour through the shade table, as the row's decision lets it be found: `one_row`
+// for every pixel (kOne), the level of `shade` (16.16) used as it is (kInRange), or clamped to
+// the table's rows (kClamped).
+template <ShadeRows kRows>
+[[gnu::always_inline]] inline uint8_t shaded_colour(const uint8_t* rows, const uint8_t* one_row,
+                                                    int64_t last_level, int64_t shade,
+                                                    uint8_t colour) {
+  if constexpr (kRows == ShadeRows::kOne) {
+    return one_row[colour];
+  } else if constexpr (kRows == ShadeRows::kInRange) {
+    return rows[static_cast<size_t>(fixed_floor64(shade) * 256 + colour)];
+  } else {
+    return rows[static_cast<size_t>(clamped_level(fixed_floor64(shade), last_level) * 256 +
+                                    colour)];
+  }
 }
 
 // Calls write(direct, shade) with `direct` as a std::bool_constant and `shade` as a
