@@ -12,10 +12,10 @@
 
 #include "bench/bench_main.h"
 #include "bench/fa_frame.h"
+#include "bench/generated_fa.h"
 #include "bench/painted_pixels.h"
 #include "harness/frame_renderer.h"
 #include "interp/fa/assembler.h"
-#include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
 
 using namespace shapevm;
@@ -177,7 +177,7 @@ BENCHMARK(BM_RenderGeometry640x480Steady);
 void BM_RenderGeneratedCorpus(benchmark::State& state) {
   static const std::vector<fa::Shape> corpus = [] {
     std::vector<fa::Shape> v;
-    for (uint32_t i = 0; i < 1275; ++i) v.push_back(assemble(fa::generate_fa_shape(7, i)));
+    for (uint32_t i = 0; i < 1275; ++i) v.push_back(bench::generated_fa_shape(i));
     return v;
   }();
   fa::RunState rs;

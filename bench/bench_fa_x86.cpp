@@ -12,9 +12,8 @@
 
 #include "bench/bench_main.h"
 #include "bench/fa_frame.h"
+#include "bench/generated_fa.h"
 #include "interp/fa/articulation.h"
-#include "interp/fa/assembler.h"
-#include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/shape_input.h"
 #include "interp/fa/x86_runner.h"
@@ -112,8 +111,7 @@ const std::vector<CorpusItem>& corpus_with_states() {
   static const std::vector<Item> corpus = [] {
     std::vector<Item> v;
     for (uint32_t i = 0; i < 1275; ++i) {
-      auto a = fa::assemble_fa(fa::generate_fa_shape(7, i), "bench.fas");
-      Item item{fa::load_shape(a.file, "bench.SH"), {{}}};
+      Item item{bench::generated_fa_shape(i), {{}}};
       const auto an = fa::analyze_articulations(item.shape, fa::walk_shape(item.shape));
       // The default, then each input through each of its distinct values, one at a time.
       for (const auto& [input, values] : an.inputs)

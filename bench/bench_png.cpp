@@ -7,8 +7,7 @@
 
 #include "bench/bench_main.h"
 #include "bench/fa_frame.h"
-#include "interp/fa/assembler.h"
-#include "interp/fa/generator.h"
+#include "bench/generated_fa.h"
 #include "raster/diff_image.h"
 #include "raster/palette.h"
 #include "raster/png_io.h"
@@ -22,9 +21,7 @@ const std::vector<raster::Framebuffer>& generated_frames() {
     std::vector<raster::Framebuffer> out;
     const fa::RunState state;
     for (uint32_t i = 0; i < 64; ++i) {
-      const auto assembled = fa::assemble_fa(fa::generate_fa_shape(7, i), "bench.fas");
-      const fa::Shape shape = fa::load_shape(assembled.file, "bench.SH");
-      out.push_back(bench::render_fa_frame(shape, state, 640, 480).frame);
+      out.push_back(bench::render_fa_frame(bench::generated_fa_shape(i), state, 640, 480).frame);
     }
     return out;
   }();

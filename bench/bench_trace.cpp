@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "bench/bench_main.h"
+#include "bench/generated_fa.h"
 #include "harness/trace_writer.h"
-#include "interp/fa/assembler.h"
-#include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
 
 using namespace shapevm;
@@ -21,10 +20,7 @@ namespace {
 const std::vector<fa::Shape>& generated_shapes() {
   static const std::vector<fa::Shape> shapes = [] {
     std::vector<fa::Shape> out;
-    for (uint32_t i = 0; i < 64; ++i) {
-      const auto assembled = fa::assemble_fa(fa::generate_fa_shape(7, i), "bench.fas");
-      out.push_back(fa::load_shape(assembled.file, "bench.SH"));
-    }
+    for (uint32_t i = 0; i < 64; ++i) out.push_back(bench::generated_fa_shape(i));
     return out;
   }();
   return shapes;
