@@ -1,6 +1,7 @@
 // PNG encoding (figures for closing notes, not tests): the time to write a rendered 640x480 frame
 // as `render` writes it (indexed) and as regress writes a diff image (RGB), over the frames of
-// 64 generated FA shapes in their default state, and the bytes a frame takes.
+// 64 generated FA shapes in their default state, and the bytes a frame takes; and the time to
+// read those indexed frames back, as regress reads its captures.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -60,6 +61,22 @@ void BM_EncodePngRgb(benchmark::State& state) {
   report(state, images.size(), bytes);
 }
 BENCHMARK(BM_EncodePngRgb);
+
+// How fast what the encoder writes is read back: regress decodes a capture for every case.
+void BM_DecodePngIndexed(benchmark::State& state) {
+  const raster::Palette palette = raster::default_palette();
+  std::vector<std::vector<uint8_t>> files;
+  size_t bytes = 0;
+  for (const auto& frame : generated_frames()) {
+    files.push_back(raster::encode_indexed_png(frame, palette));
+    bytes += files.back().size();
+  }
+  for (auto _ : state)
+    for (const auto& file : files)
+      benchmark::DoNotOptimize(raster::decode_png(file, "frame").frame.pixels().data());
+  report(state, files.size(), bytes);
+}
+BENCHMARK(BM_DecodePngIndexed);
 
 }  // namespace
 
