@@ -1,7 +1,8 @@
 // PNG encoding (figures for closing notes, not tests): the time to write a rendered 640x480 frame
 // as `render` writes it (indexed) and as regress writes a diff image (RGB), over the frames of
 // 64 generated FA shapes in their default state, and the bytes a frame takes; and the time to
-// read those indexed frames back, as regress reads its captures.
+// read those frames back as regress reads its captures, indexed as shapevm writes them and RGB
+// as a screenshot tool may.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -77,6 +78,22 @@ void BM_DecodePngIndexed(benchmark::State& state) {
   report(state, files.size(), bytes);
 }
 BENCHMARK(BM_DecodePngIndexed);
+
+// An RGB capture (a screenshot tool's), read back and mapped onto the palette pixel by pixel.
+void BM_DecodePngRgbCapture(benchmark::State& state) {
+  const raster::Palette palette = raster::default_palette();
+  std::vector<std::vector<uint8_t>> files;
+  size_t bytes = 0;
+  for (const auto& frame : generated_frames()) {
+    files.push_back(raster::encode_rgb_png(raster::frame_to_rgb(frame, palette)));
+    bytes += files.back().size();
+  }
+  for (auto _ : state)
+    for (const auto& file : files)
+      benchmark::DoNotOptimize(raster::decode_png(file, "capture", &palette).frame.pixels().data());
+  report(state, files.size(), bytes);
+}
+BENCHMARK(BM_DecodePngRgbCapture);
 
 }  // namespace
 
