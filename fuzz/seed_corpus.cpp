@@ -16,6 +16,7 @@
 #include "interp/common/registry.h"
 #include "interp/shp/hog.h"
 #include "interp/shp/refpack.h"
+#include "raster/diff_image.h"
 #include "raster/png_io.h"
 #include "tests/fa/lib_builder.h"
 #include "tests/fa/pic_builder.h"
@@ -235,6 +236,10 @@ void add_harness_inputs(Seeds& seeds, const std::filesystem::path& source_dir) {
     const auto png = raster::encode_indexed_png(frame.frame, frame.palette);
     seeds.add("png", "frame.png", prefixed(0, png));
     seeds.add("png", "frame.png", prefixed(2, png));
+    // The same frame as a screenshot tool's RGB capture, read against the default palette.
+    seeds.add("png", "frame_rgb.png",
+              prefixed(1, raster::encode_rgb_png(
+                              raster::frame_to_rgb(frame.frame, raster::default_palette()))));
     ++png_count;
     char* text = nullptr;
     size_t size = 0;

@@ -61,20 +61,24 @@ bool fuzz_png(std::span<const uint8_t> data) {
   if (data.empty()) return true;
   const auto rest = data.subspan(1);
   check_frame_deflate(rest, data[0]);  // first: most inputs are then rejected as PNGs
-  // A file the libdeflate reader accepts must decode to exactly what libpng gives.
-  if (const auto fast = raster::decode_indexed8_png(rest)) {
+  static const raster::Palette palette = raster::default_palette();
+  // A file a libdeflate reader accepts must decode to exactly what libpng gives (an RGB one
+  // mapped onto the default palette).
+  auto same_as_libpng = [&](const raster::IndexedImage& fast, const raster::Palette* rgb) {
     raster::IndexedImage reference;
     try {
-      reference = raster::decode_png_libpng(rest, kFuzzSource);
+      reference = raster::decode_png_libpng(rest, kFuzzSource, rgb);
     } catch (const InputError& e) {
       throw std::logic_error(std::string("the fast PNG reader accepted what libpng rejects: ") +
                              e.what());
     }
-    if (!(fast->frame == reference.frame) || fast->palette.colors != reference.palette.colors ||
-        fast->palette_entries != reference.palette_entries)
+    if (!(fast.frame == reference.frame) || fast.palette.colors != reference.palette.colors ||
+        fast.palette_entries != reference.palette_entries ||
+        fast.mapped_from_rgb != reference.mapped_from_rgb)
       throw std::logic_error("the fast PNG reader and libpng decode differently");
-  }
-  static const raster::Palette palette = raster::default_palette();
+  };
+  if (const auto fast = raster::decode_indexed8_png(rest)) same_as_libpng(*fast, nullptr);
+  if (const auto fast = raster::decode_rgb8_png(rest, palette)) same_as_libpng(*fast, &palette);
   switch (data[0] % 3) {
     case 0:
       (void)raster::decode_png(rest, kFuzzSource);

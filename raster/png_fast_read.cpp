@@ -2,12 +2,14 @@
 
 #include <libdeflate.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "core/byte_reader.h"
+#include "raster/colour_index.h"
 
 namespace shapevm::raster {
 namespace {
@@ -25,6 +27,7 @@ constexpr uint32_t kIHDR = chunk_type("IHDR");
 constexpr uint32_t kPLTE = chunk_type("PLTE");
 constexpr uint32_t kIDAT = chunk_type("IDAT");
 constexpr uint32_t kIEND = chunk_type("IEND");
+constexpr uint32_t kTRNS = chunk_type("tRNS");
 
 // A chunk's first letter is upper case for a critical chunk (bit 5 of the byte clear).
 bool is_critical(uint32_t type) {
@@ -52,69 +55,78 @@ uint8_t paeth(uint8_t left, uint8_t up, uint8_t up_left) {
   return up_left;
 }
 
-// Reverses the filter of one row of one-byte pixels (PNG filter method 0) into `out`; `previous`
-// is the row above, already unfiltered (nullptr for the first row, which filters against zeros).
-// False for an unknown filter type.
+// Reverses the filter of one row (PNG filter method 0) of `row_bytes` bytes whose pixels are
+// `bpp` bytes wide into `out`, which may be `in` itself; `previous` is the row above, already
+// unfiltered (nullptr for the first row, which filters against zeros). A byte's left and
+// upper-left neighbours are the same byte of the pixel before. False for an unknown filter type.
 bool unfilter_row(uint8_t filter, const uint8_t* in, const uint8_t* previous, uint8_t* out,
-                  size_t width) {
+                  size_t row_bytes, size_t bpp) {
+  const size_t first = std::min(bpp, row_bytes);  // the bytes with no pixel to their left
   switch (filter) {
     case 0:
       // memmove, not memcpy: GCC expanded this memcpy in line as `rep movsq`, whose start-up
       // on every 640-byte row cost 2 us of a frame's 28; the library's copy is faster.
-      std::memmove(out, in, width);
+      if (out != in) std::memmove(out, in, row_bytes);
       return true;
-    case 1: {
-      uint8_t left = 0;
-      for (size_t x = 0; x < width; ++x) left = out[x] = static_cast<uint8_t>(in[x] + left);
+    case 1:
+      if (out != in) std::memmove(out, in, first);
+      for (size_t x = bpp; x < row_bytes; ++x) out[x] = static_cast<uint8_t>(in[x] + out[x - bpp]);
       return true;
-    }
     case 2:
       if (previous == nullptr) {
-        std::memcpy(out, in, width);
+        if (out != in) std::memmove(out, in, row_bytes);
       } else {
-        for (size_t x = 0; x < width; ++x) out[x] = static_cast<uint8_t>(in[x] + previous[x]);
+        for (size_t x = 0; x < row_bytes; ++x) out[x] = static_cast<uint8_t>(in[x] + previous[x]);
       }
       return true;
-    case 3: {
-      uint8_t left = 0;
-      for (size_t x = 0; x < width; ++x) {
+    case 3:
+      for (size_t x = 0; x < row_bytes; ++x) {
+        const unsigned left = x >= bpp ? out[x - bpp] : 0;
         const unsigned up = previous == nullptr ? 0 : previous[x];
-        left = out[x] = static_cast<uint8_t>(in[x] + ((left + up) >> 1));
+        out[x] = static_cast<uint8_t>(in[x] + ((left + up) >> 1));
       }
       return true;
-    }
-    case 4: {
-      uint8_t left = 0;
-      uint8_t up_left = 0;
-      for (size_t x = 0; x < width; ++x) {
+    case 4:
+      for (size_t x = 0; x < row_bytes; ++x) {
+        const uint8_t left = x >= bpp ? out[x - bpp] : 0;
         const uint8_t up = previous == nullptr ? 0 : previous[x];
-        left = out[x] = static_cast<uint8_t>(in[x] + paeth(left, up, up_left));
-        up_left = up;
+        const uint8_t up_left = previous == nullptr || x < bpp ? 0 : previous[x - bpp];
+        out[x] = static_cast<uint8_t>(in[x] + paeth(left, up, up_left));
       }
       return true;
-    }
     default:
       return false;
   }
 }
 
-}  // namespace
+constexpr uint8_t kIndexed = 3;
+constexpr uint8_t kRgb = 2;
+constexpr uint8_t kRgba = 6;
 
-std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) {
+// What the chunks of an 8-bit, non-interlaced PNG give, every CRC checked: the header's
+// figures, the palette and the one zlib stream of the IDATs' data.
+struct Chunks {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  uint8_t colour_type = 0;
+  const uint8_t* plte = nullptr;
+  size_t plte_entries = 0;
+  bool has_trns = false;
+  std::vector<std::span<const uint8_t>> idat;  // in order, one after another
+};
+
+// The chunks, or nullopt for anything this reader leaves to libpng: another bit depth or
+// colour type, interlace, a bad CRC or length, an unknown critical chunk, a palette out of
+// place, IDATs apart, no IEND.
+std::optional<Chunks> read_chunks(std::span<const uint8_t> bytes) {
   if (bytes.size() < kSignature.size() ||
       std::memcmp(bytes.data(), kSignature.data(), kSignature.size()) != 0)
     return std::nullopt;
 
-  uint32_t width = 0;
-  uint32_t height = 0;
+  Chunks c;
   bool have_header = false;
-  const uint8_t* plte = nullptr;
-  size_t plte_entries = 0;
-  // The IDAT chunks' data, in order; they must follow one another.
-  std::vector<std::span<const uint8_t>> idat;
   bool idat_ended = false;
   bool have_end = false;
-
   size_t at = kSignature.size();
   while (!have_end) {
     if (bytes.size() - at < 12) return std::nullopt;  // length, type, CRC
@@ -129,72 +141,165 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) 
     at += size_t{length} + 12;
 
     if (!have_header) {
-      // IHDR first: 8-bit palette indices, the standard compression and filter, no interlace.
+      // IHDR first: 8 bits a sample, the standard compression and filter, no interlace.
       if (type != kIHDR || length != 13) return std::nullopt;
-      width = load_u32_be(data);
-      height = load_u32_be(data + 4);
-      if (width < 1 || height < 1 || width > static_cast<uint32_t>(Framebuffer::kMaxDimension) ||
-          height > static_cast<uint32_t>(Framebuffer::kMaxDimension))
+      c.width = load_u32_be(data);
+      c.height = load_u32_be(data + 4);
+      if (c.width < 1 || c.height < 1 ||
+          c.width > static_cast<uint32_t>(Framebuffer::kMaxDimension) ||
+          c.height > static_cast<uint32_t>(Framebuffer::kMaxDimension))
         return std::nullopt;
-      if (data[8] != 8 || data[9] != 3 || data[10] != 0 || data[11] != 0 || data[12] != 0)
+      c.colour_type = data[9];
+      if (c.colour_type != kIndexed && c.colour_type != kRgb && c.colour_type != kRgba)
         return std::nullopt;
+      if (data[8] != 8 || data[10] != 0 || data[11] != 0 || data[12] != 0) return std::nullopt;
       have_header = true;
       continue;
     }
-    if (!idat.empty() && type != kIDAT) idat_ended = true;
+    if (!c.idat.empty() && type != kIDAT) idat_ended = true;
     if (type == kPLTE) {
-      if (plte != nullptr || !idat.empty() || length == 0 || length % 3 != 0 || length > 768)
+      if (c.plte != nullptr || !c.idat.empty() || length == 0 || length % 3 != 0 || length > 768)
         return std::nullopt;
-      plte = data;
-      plte_entries = length / 3;
+      c.plte = data;
+      c.plte_entries = length / 3;
     } else if (type == kIDAT) {
-      if (plte == nullptr || idat_ended) return std::nullopt;
-      idat.emplace_back(data, length);
+      if ((c.colour_type == kIndexed && c.plte == nullptr) || idat_ended) return std::nullopt;
+      c.idat.emplace_back(data, length);
     } else if (type == kIEND) {
-      if (length != 0 || idat.empty()) return std::nullopt;
+      if (length != 0 || c.idat.empty()) return std::nullopt;
       have_end = true;  // what follows IEND is not read, as libpng does not read it
     } else if (is_critical(type)) {
       return std::nullopt;  // IHDR again, or a critical chunk this reader does not know
+    } else if (type == kTRNS) {
+      c.has_trns = true;
     }
-    // Ancillary chunks (text, time, gamma, transparency...) do not change indices: skipped.
+    // Other ancillary chunks (text, time, gamma...) do not change the samples: skipped.
   }
+  return c;
+}
 
-  // One zlib stream over every IDAT's data.
+// The filtered rows, `stride` bytes each (the filter byte first), inflated from the IDATs; null
+// unless the stream ends exactly with the last row and uses every byte (Adler-32 checked).
+std::unique_ptr<uint8_t[]> inflate_rows(const Chunks& c, size_t stride) {
   std::vector<uint8_t> joined;
-  std::span<const uint8_t> stream = idat.front();
-  if (idat.size() > 1) {
-    for (const auto& part : idat) joined.insert(joined.end(), part.begin(), part.end());
+  std::span<const uint8_t> stream = c.idat.front();
+  if (c.idat.size() > 1) {
+    for (const auto& part : c.idat) joined.insert(joined.end(), part.begin(), part.end());
     stream = joined;
   }
-  const size_t stride = size_t{width} + 1;  // the filter byte, then one byte per pixel
   // Not value-initialised: the inflater writes every byte before any is read (all of them, or
   // the image is dropped), and zeroing them was a tenth of a frame's decoding.
-  const size_t filtered_size = stride * height;
-  const std::unique_ptr<uint8_t[]> filtered(new uint8_t[filtered_size]);
+  const size_t size = stride * c.height;
+  std::unique_ptr<uint8_t[]> rows(new uint8_t[size]);
   size_t in_used = 0;
   size_t out_made = 0;
-  // The stream must end exactly with the last row and use every byte (adler32 checked).
-  if (libdeflate_zlib_decompress_ex(decompressor(), stream.data(), stream.size(), filtered.get(),
-                                    filtered_size, &in_used, &out_made) != LIBDEFLATE_SUCCESS ||
-      in_used != stream.size() || out_made != filtered_size)
-    return std::nullopt;
+  if (libdeflate_zlib_decompress_ex(decompressor(), stream.data(), stream.size(), rows.get(), size,
+                                    &in_used, &out_made) != LIBDEFLATE_SUCCESS ||
+      in_used != stream.size() || out_made != size)
+    return nullptr;
+  return rows;
+}
+
+// Unfilters the inflated rows of `channels`-byte pixels (RGB or RGBA) in place and maps every
+// pixel onto the palette's lowest index of its colour, into `frame`. False for an unknown
+// filter, a translucent pixel or a colour the palette lacks (libpng's path then names it).
+template <size_t channels>
+bool map_rows(uint8_t* rows, size_t width, size_t height, const Palette& palette,
+              Framebuffer& frame) {
+  const size_t row_bytes = width * channels;
+  const size_t stride = row_bytes + 1;
+  const ColourIndex index_of(palette);
+  const std::span<uint8_t> pixels = frame.pixels();
+  // Neighbouring pixels mostly share their colour (a frame's background, a flat face): the last
+  // colour found is tried first, and sixteen pixels at a time against `run`, the last pixel's
+  // bytes repeated.
+  constexpr size_t kRunPixels = 16;
+  constexpr size_t kRunBytes = kRunPixels * channels;
+  constexpr uint32_t kNoColour = 0xFFFFFFFF;  // before the first pixel: `run` holds none yet
+  uint32_t last_colour = kNoColour;
+  uint8_t last_index = 0;
+  std::array<uint8_t, kRunBytes> run{};
+  for (size_t y = 0; y < height; ++y) {
+    // Unfiltered where it lies, behind its filter byte; the row above is already unfiltered.
+    uint8_t* row = rows + y * stride + 1;
+    if (!unfilter_row(row[-1], row, y == 0 ? nullptr : row - stride, row, row_bytes, channels))
+      return false;
+    uint8_t* out = pixels.data() + y * width;
+    for (size_t x = 0; x < width; ++x) {
+      const uint8_t* p = row + x * channels;
+      while (last_colour != kNoColour && x + kRunPixels <= width &&
+             std::memcmp(p, run.data(), kRunBytes) == 0) {
+        std::memset(out + x, last_index, kRunPixels);
+        x += kRunPixels;
+        p += kRunBytes;
+      }
+      if (x == width) break;
+      if (channels == 4 && p[3] != 255) return false;
+      const uint32_t colour = (uint32_t{p[0]} << 16) | (uint32_t{p[1]} << 8) | p[2];
+      if (colour != last_colour) {
+        const std::optional<uint8_t> found = index_of.find(p[0], p[1], p[2]);
+        if (!found) return false;
+        last_colour = colour;
+        last_index = *found;
+        // An opaque pixel, so the run's alpha bytes (if any) are 255.
+        for (size_t k = 0; k < kRunPixels; ++k) std::memcpy(run.data() + k * channels, p, channels);
+      }
+      out[x] = last_index;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) {
+  const std::optional<Chunks> c = read_chunks(bytes);
+  if (!c || c->colour_type != kIndexed) return std::nullopt;
+  const size_t width = c->width;
+  const size_t height = c->height;
+  const size_t stride = width + 1;  // the filter byte, then one byte per pixel
+  const std::unique_ptr<uint8_t[]> filtered = inflate_rows(*c, stride);
+  if (filtered == nullptr) return std::nullopt;
 
   // Every row is unfiltered into the frame below, or the image is dropped.
   IndexedImage image{Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height)),
-                     Palette{}, static_cast<int>(plte_entries)};
+                     Palette{}, static_cast<int>(c->plte_entries)};
   const std::span<uint8_t> pixels = image.frame.pixels();
   uint8_t highest = 0;
   for (size_t y = 0; y < height; ++y) {
     const uint8_t* in = filtered.get() + y * stride;
     uint8_t* out = pixels.data() + y * width;
-    if (!unfilter_row(in[0], in + 1, y == 0 ? nullptr : out - width, out, width))
+    if (!unfilter_row(in[0], in + 1, y == 0 ? nullptr : out - width, out, width, 1))
       return std::nullopt;
-    if (plte_entries < 256)
+    if (c->plte_entries < 256)
       for (size_t x = 0; x < width; ++x) highest = std::max(highest, out[x]);
   }
-  if (plte_entries < 256 && highest >= plte_entries) return std::nullopt;  // libpng's to judge
-  for (size_t i = 0; i < plte_entries; ++i)
-    image.palette.colors[i] = {plte[3 * i], plte[3 * i + 1], plte[3 * i + 2]};
+  if (c->plte_entries < 256 && highest >= c->plte_entries)
+    return std::nullopt;  // libpng's to judge
+  for (size_t i = 0; i < c->plte_entries; ++i)
+    image.palette.colors[i] = {c->plte[3 * i], c->plte[3 * i + 1], c->plte[3 * i + 2]};
+  return image;
+}
+
+std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes,
+                                            const Palette& palette) {
+  const std::optional<Chunks> c = read_chunks(bytes);
+  // A suggested palette or a transparent colour is libpng's to handle.
+  if (!c || (c->colour_type != kRgb && c->colour_type != kRgba) || c->plte != nullptr ||
+      c->has_trns)
+    return std::nullopt;
+  const size_t width = c->width;
+  const size_t height = c->height;
+  const size_t channels = c->colour_type == kRgba ? 4 : 3;
+  const std::unique_ptr<uint8_t[]> rows = inflate_rows(*c, width * channels + 1);
+  if (rows == nullptr) return std::nullopt;
+
+  IndexedImage image{Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height)),
+                     palette, 256};
+  image.mapped_from_rgb = true;
+  const bool mapped = channels == 4 ? map_rows<4>(rows.get(), width, height, palette, image.frame)
+                                    : map_rows<3>(rows.get(), width, height, palette, image.frame);
+  if (!mapped) return std::nullopt;
   return image;
 }
 

@@ -8,10 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
-#include <unordered_map>
+#include <optional>
 
 #include "core/file_io.h"
 #include "core/input_error.h"
+#include "raster/colour_index.h"
 #include "raster/png_fast_read.h"
 #include "raster/png_fast_write.h"
 
@@ -123,10 +124,6 @@ bool run_png_read(PngReadState& state) {
   return true;
 }
 
-uint32_t pack_rgb(uint8_t r, uint8_t g, uint8_t b) {
-  return (static_cast<uint32_t>(r) << 16) | (static_cast<uint32_t>(g) << 8) | b;
-}
-
 // Decodes `bytes` into `pixels` (with `rows` pointing into it); InputError "<what>: <reason>".
 void read_png_or_throw(std::span<const uint8_t> bytes, const std::string& source, const char* what,
                        PngReadState& state, std::vector<uint8_t>& pixels,
@@ -156,6 +153,8 @@ void write_indexed_png(const std::filesystem::path& path, const Framebuffer& fra
 IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& source,
                         const Palette* rgb_palette) {
   if (auto image = decode_indexed8_png(bytes)) return std::move(*image);
+  if (rgb_palette != nullptr)
+    if (auto image = decode_rgb8_png(bytes, *rgb_palette)) return std::move(*image);
   return decode_png_libpng(bytes, source, rgb_palette);
 }
 
@@ -184,12 +183,7 @@ IndexedImage decode_png_libpng(std::span<const uint8_t> bytes, const std::string
   image.palette = *rgb_palette;
   image.palette_entries = 256;
   image.mapped_from_rgb = true;
-  // Lowest index wins when a colour appears more than once: iterate downward and overwrite.
-  std::unordered_map<uint32_t, uint8_t> index_of;
-  for (int i = 255; i >= 0; --i) {
-    const Rgb& c = rgb_palette->colors[static_cast<size_t>(i)];
-    index_of[pack_rgb(c.r, c.g, c.b)] = static_cast<uint8_t>(i);
-  }
+  const ColourIndex index_of(*rgb_palette);  // the lowest index of each colour
   auto out = image.frame.pixels();
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
@@ -200,14 +194,14 @@ IndexedImage decode_png_libpng(std::span<const uint8_t> bytes, const std::string
         throw InputError(source, fmt::format("pixel ({}, {}) has alpha {}; captures must be opaque",
                                              x, y, rgba[3]));
       }
-      auto found = index_of.find(pack_rgb(rgba[0], rgba[1], rgba[2]));
-      if (found == index_of.end()) {
+      const std::optional<uint8_t> found = index_of.find(rgba[0], rgba[1], rgba[2]);
+      if (!found) {
         throw InputError(source,
                          fmt::format("pixel ({}, {}) has colour #{:02x}{:02x}{:02x}, which is not "
                                      "in the palette",
                                      x, y, rgba[0], rgba[1], rgba[2]));
       }
-      out[at] = found->second;
+      out[at] = *found;
     }
   }
   return image;

@@ -56,7 +56,7 @@ struct RgbImage {
   std::vector<uint8_t> rgb;
 };
 
-// Deterministic RGB PNG bytes (IHDR, IDAT, IEND; filter none; libdeflate level 6). Throws
+// Deterministic RGB PNG bytes (IHDR, IDAT, IEND; filter none; frame_deflate.h). Throws
 // std::invalid_argument if the size does not match the bytes or is outside 1..kMaxDimension.
 std::vector<uint8_t> encode_rgb_png(const RgbImage& image);
 void write_rgb_png(const std::filesystem::path& path, const RgbImage& image);

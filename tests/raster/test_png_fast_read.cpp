@@ -8,12 +8,16 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/input_error.h"
+#include "raster/colour_index.h"
+#include "raster/diff_image.h"
+#include "raster/palette.h"
 #include "raster/png_fast_read.h"
 #include "raster/png_io.h"
 
@@ -45,19 +49,20 @@ uint8_t paeth(int a, int b, int c) {
   return static_cast<uint8_t>(c);
 }
 
-// The filtered scanlines of `pixels` (width x height, one byte each), row y with filter
-// filters[y % filters.size()].
+// The filtered scanlines of `pixels` (width x height, `bpp` bytes each), row y with filter
+// filters[y % filters.size()]; a byte's left neighbour is the same byte of the pixel before.
 std::vector<uint8_t> filter_rows(const std::vector<uint8_t>& pixels, int width, int height,
-                                 const std::vector<uint8_t>& filters) {
+                                 const std::vector<uint8_t>& filters, int bpp = 1) {
   std::vector<uint8_t> out;
+  const int row_bytes = width * bpp;
   for (int y = 0; y < height; ++y) {
     const uint8_t f = filters[static_cast<size_t>(y) % filters.size()];
     out.push_back(f);
-    for (int x = 0; x < width; ++x) {
+    for (int x = 0; x < row_bytes; ++x) {
       auto px = [&](int xx, int yy) -> int {
-        return xx < 0 || yy < 0 ? 0 : pixels[static_cast<size_t>(yy * width + xx)];
+        return xx < 0 || yy < 0 ? 0 : pixels[static_cast<size_t>(yy * row_bytes + xx)];
       };
-      const int raw = px(x, y), a = px(x - 1, y), b = px(x, y - 1), c = px(x - 1, y - 1);
+      const int raw = px(x, y), a = px(x - bpp, y), b = px(x, y - 1), c = px(x - bpp, y - 1);
       int v = raw;
       if (f == 1) v = raw - a;
       if (f == 2) v = raw - b;
@@ -150,7 +155,236 @@ void check_same_as_libpng(const std::vector<uint8_t>& png) {
   CHECK(fast->mapped_from_rgb == reference.mapped_from_rgb);
 }
 
+// An RGB (3 channels) or RGBA (4) capture: `colours` (RGB triples) laid out as the pixels
+// given by `colour_of(x, y)`, alpha `alpha(x, y)` for RGBA.
+struct RgbSpec {
+  int width = 41;
+  int height = 23;
+  int channels = 3;
+  std::vector<uint8_t> filters;  // empty: 0, 1, 2, 3, 4 in turn
+  uint8_t bit_depth = 8;
+  uint8_t interlace = 0;
+  bool trns = false;
+  bool plte = false;
+  size_t idat_parts = 1;
+};
+
+std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& colours,
+                                  const std::function<size_t(int, int)>& colour_of,
+                                  const std::function<uint8_t(int, int)>& alpha = nullptr) {
+  const int bpp = spec.channels * (spec.bit_depth / 8);
+  std::vector<uint8_t> pixels;
+  for (int y = 0; y < spec.height; ++y) {
+    for (int x = 0; x < spec.width; ++x) {
+      const Rgb& c = colours[colour_of(x, y) % colours.size()];
+      std::vector<uint8_t> samples = {c.r, c.g, c.b};
+      if (spec.channels == 4) samples.push_back(alpha ? alpha(x, y) : 255);
+      for (uint8_t v : samples) {
+        pixels.push_back(v);
+        if (spec.bit_depth == 16) pixels.push_back(0x5A);  // a low byte libpng strips
+      }
+    }
+  }
+  std::vector<uint8_t> filters = spec.filters;
+  if (filters.empty())
+    for (uint8_t f = 0; f <= 4; ++f) filters.push_back(f);
+  const std::vector<uint8_t> stream =
+      zlib(filter_rows(pixels, spec.width, spec.height, filters, bpp));
+
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<uint8_t> ihdr;
+  put_be32(ihdr, static_cast<uint32_t>(spec.width));
+  put_be32(ihdr, static_cast<uint32_t>(spec.height));
+  ihdr.insert(ihdr.end(), {spec.bit_depth, static_cast<uint8_t>(spec.channels == 4 ? 6 : 2), 0, 0,
+                           spec.interlace});
+  put_chunk(png, "IHDR", ihdr);
+  put_chunk(png, "gAMA", {0, 0, 0xB1, 0x8F});  // ancillary: skipped, as libpng's path does
+  if (spec.plte) put_chunk(png, "PLTE", {1, 2, 3});
+  if (spec.trns) put_chunk(png, "tRNS", {0, colours[0].r, 0, colours[0].g, 0, colours[0].b});
+  const size_t part = (stream.size() + spec.idat_parts - 1) / spec.idat_parts;
+  for (size_t at = 0; at < stream.size(); at += part) {
+    const size_t n = std::min(part, stream.size() - at);
+    put_chunk(png, "IDAT", std::vector<uint8_t>(stream.begin() + at, stream.begin() + at + n));
+  }
+  put_chunk(png, "IEND", {});
+  return png;
+}
+
+// decode_png's answer and libpng's for `png` mapped onto `palette`: the same image, or the
+// same error.
+void check_decode_as_libpng(const std::vector<uint8_t>& png, const Palette& palette) {
+  std::string libpng_error, decode_error;
+  std::optional<IndexedImage> via_libpng, via_decode;
+  try {
+    via_libpng = decode_png_libpng(png, "x.png", &palette);
+  } catch (const InputError& e) {
+    libpng_error = e.what();
+  }
+  try {
+    via_decode = decode_png(png, "x.png", &palette);
+  } catch (const InputError& e) {
+    decode_error = e.what();
+  }
+  CHECK(decode_error == libpng_error);
+  REQUIRE(via_decode.has_value() == via_libpng.has_value());
+  if (via_decode) {
+    CHECK(via_decode->frame == via_libpng->frame);
+    CHECK(via_decode->palette.colors == via_libpng->palette.colors);
+    CHECK(via_decode->palette_entries == via_libpng->palette_entries);
+    CHECK(via_decode->mapped_from_rgb == via_libpng->mapped_from_rgb);
+  }
+}
+
+// Some of the palette's colours, the first one twice in the palette (at 5 and 200): it maps to 5.
+Palette test_palette() {
+  Palette p = default_palette();
+  p.colors[200] = p.colors[5];
+  return p;
+}
+std::vector<Rgb> palette_colours(const Palette& p) {
+  return {p.colors[0], p.colors[5], p.colors[17], p.colors[99], p.colors[255], p.colors[200]};
+}
+
+// Runs longer and shorter than the reader's sixteen-pixel step, and single pixels.
+size_t runs_and_noise(int x, int y) {
+  if (y % 4 == 0) return 0;
+  if (y % 4 == 1) return static_cast<size_t>(x / 19);
+  return static_cast<size_t>(x * 7 + y * 3);
+}
+
 }  // namespace
+
+TEST_CASE("fast PNG read: RGB and RGBA captures map onto the palette as libpng's path maps them") {
+  const Palette palette = test_palette();
+  const std::vector<Rgb> colours = palette_colours(palette);
+  for (int channels : {3, 4}) {
+    CAPTURE(channels);
+    RgbSpec spec;
+    spec.channels = channels;
+    SUBCASE("every filter type, row by row") {
+      const auto png = make_rgb_png(spec, colours, runs_and_noise);
+      const std::optional<IndexedImage> fast = decode_rgb8_png(png, palette);
+      REQUIRE(fast.has_value());
+      CHECK(fast->mapped_from_rgb);
+      CHECK(fast->frame.at(0, 0) == 0);
+      check_decode_as_libpng(png, palette);
+    }
+    for (uint8_t f = 0; f <= 4; ++f) {
+      CAPTURE(int{f});
+      spec.filters = {f};
+      spec.width = 64;
+      const auto png = make_rgb_png(spec, colours, runs_and_noise);
+      REQUIRE(decode_rgb8_png(png, palette).has_value());
+      check_decode_as_libpng(png, palette);
+    }
+    SUBCASE("a colour the palette holds twice maps to its lower index") {
+      const auto png = make_rgb_png(spec, colours, [](int, int) { return size_t{5}; });
+      const std::optional<IndexedImage> fast = decode_rgb8_png(png, palette);
+      REQUIRE(fast.has_value());
+      CHECK(fast->frame.at(40, 22) == 5);
+      check_decode_as_libpng(png, palette);
+    }
+    SUBCASE("one pixel, and split IDATs") {
+      RgbSpec one = spec;
+      one.width = one.height = 1;
+      check_decode_as_libpng(make_rgb_png(one, colours, runs_and_noise), palette);
+      spec.idat_parts = 5;
+      const auto png = make_rgb_png(spec, colours, runs_and_noise);
+      REQUIRE(decode_rgb8_png(png, palette).has_value());
+      check_decode_as_libpng(png, palette);
+    }
+  }
+  SUBCASE("shapevm's own RGB images") {
+    Framebuffer frame(64, 40, 3);
+    for (int y = 10; y < 30; ++y)
+      for (int x = 5; x < 50; ++x) frame.set(x, y, static_cast<uint8_t>(x * y));
+    const auto png = encode_rgb_png(frame_to_rgb(frame, default_palette()));
+    const std::optional<IndexedImage> fast = decode_rgb8_png(png, default_palette());
+    REQUIRE(fast.has_value());
+    CHECK(fast->frame == frame);
+  }
+}
+
+TEST_CASE("fast PNG read: RGB captures it must leave to libpng are declined, and named as before") {
+  const Palette palette = test_palette();
+  std::vector<Rgb> colours = palette_colours(palette);
+  auto check_declined = [&](const std::vector<uint8_t>& png) {
+    CHECK_FALSE(decode_rgb8_png(png, palette).has_value());
+    check_decode_as_libpng(png, palette);
+  };
+  RgbSpec spec;
+  SUBCASE("a colour not in the palette, after runs and as the very first pixel") {
+    Rgb missing{1, 2, 3};
+    REQUIRE_FALSE(ColourIndex(palette).find(1, 2, 3).has_value());
+    colours.push_back(missing);
+    check_declined(make_rgb_png(spec, colours, [&](int x, int y) {
+      return x == 30 && y == 7 ? colours.size() - 1 : size_t{0};
+    }));
+    check_declined(make_rgb_png(spec, colours, [&](int, int) { return colours.size() - 1; }));
+  }
+  SUBCASE("black first where the palette has no black: no colour is taken for granted") {
+    Palette no_black = palette;
+    no_black.colors[0] = {9, 9, 9};
+    spec.width = 48;  // whole rows of sixteen-pixel steps: no pixel left to look up one by one
+    const auto png = make_rgb_png(spec, {Rgb{0, 0, 0}}, [](int, int) { return size_t{0}; });
+    CHECK_FALSE(decode_rgb8_png(png, no_black).has_value());
+    CHECK_THROWS_AS(decode_png(png, "x.png", &no_black), InputError);
+  }
+  SUBCASE("a translucent pixel, first and inside a run") {
+    spec.channels = 4;
+    check_declined(make_rgb_png(spec, colours, runs_and_noise, [](int x, int y) {
+      return uint8_t(x == 33 && y == 4 ? 254 : 255);
+    }));
+    check_declined(make_rgb_png(
+        spec, colours, [](int, int) { return size_t{0}; }, [](int, int) { return uint8_t{0}; }));
+  }
+  SUBCASE("tRNS, a suggested palette, 16-bit samples, interlace, an unknown filter") {
+    RgbSpec trns = spec;
+    trns.trns = true;
+    check_declined(make_rgb_png(trns, colours, runs_and_noise));
+    RgbSpec plte = spec;
+    plte.plte = true;
+    check_declined(make_rgb_png(plte, colours, runs_and_noise));
+    RgbSpec deep = spec;
+    deep.bit_depth = 16;
+    check_declined(make_rgb_png(deep, colours, runs_and_noise));
+    RgbSpec laced = spec;
+    laced.interlace = 1;
+    check_declined(make_rgb_png(laced, colours, runs_and_noise));
+    RgbSpec bad = spec;
+    bad.filters = {5};
+    check_declined(make_rgb_png(bad, colours, runs_and_noise));
+  }
+  SUBCASE("cut short anywhere") {
+    const auto png = make_rgb_png(spec, colours, runs_and_noise);
+    REQUIRE(decode_rgb8_png(png, palette).has_value());
+    for (size_t n = 0; n + 1 < png.size(); ++n)
+      CHECK_FALSE(decode_rgb8_png(std::span(png.data(), n), palette).has_value());
+  }
+}
+
+TEST_CASE("colour index: the lowest index of a colour, none for a colour the palette lacks") {
+  Palette p{};  // all black: black is index 0
+  p.colors[7] = {10, 20, 30};
+  p.colors[3] = {10, 20, 30};
+  p.colors[255] = {255, 255, 255};
+  const ColourIndex index(p);
+  CHECK(index.find(0, 0, 0) == uint8_t{0});
+  CHECK(index.find(10, 20, 30) == uint8_t{3});
+  CHECK(index.find(255, 255, 255) == uint8_t{255});
+  CHECK_FALSE(index.find(10, 20, 31).has_value());
+  // 256 distinct colours: every one found at its own index.
+  Palette all{};
+  for (size_t i = 0; i < 256; ++i)
+    all.colors[i] = {static_cast<uint8_t>(i), static_cast<uint8_t>(i * 3),
+                     static_cast<uint8_t>(i ^ 0x55)};
+  const ColourIndex full(all);
+  for (size_t i = 0; i < 256; ++i) {
+    const Rgb& c = all.colors[i];
+    CHECK(full.find(c.r, c.g, c.b) == static_cast<uint8_t>(i));
+  }
+  CHECK_FALSE(full.find(1, 2, 3).has_value());
+}
 
 TEST_CASE("fast PNG read: the same indices and palette as libpng") {
   SUBCASE("every filter type, row by row") {
