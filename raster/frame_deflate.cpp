@@ -285,15 +285,13 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
   // the buffer was mapped and faulted in for every frame, which took longer than the encoding.
   thread_local std::vector<Token> tokens;
   tokens.reserve(kBlockTokens);
-  // The last kFrameDeflateStoredTail bytes are left to a stored block (see the header).
-  const size_t coded = size - std::min(size, kFrameDeflateStoredTail);
   size_t pos = 0;
-  while (pos < coded) {
+  do {
     tokens.clear();
     std::array<uint32_t, kLitLenSymbols> litlen_freq{};
     std::array<uint32_t, kDistSymbols> dist_freq{};
-    while (pos < coded && tokens.size() < kBlockTokens) {
-      const size_t limit = std::min<size_t>(kMaxMatch, coded - pos);
+    while (pos < size && tokens.size() < kBlockTokens) {
+      const size_t limit = std::min<size_t>(kMaxMatch, size - pos);
       size_t len = 0;
       size_t distance = 0;
       // `back` is at least 1 and within the window (the places were chosen so; the table's
@@ -328,17 +326,9 @@ void deflate_frame_rows(std::span<const uint8_t> rows, size_t stride, size_t pix
       ++dist_freq[distance_code(static_cast<uint32_t>(distance))];
       pos += len;
     }
-    write_block(bits, tokens, litlen_freq, dist_freq, false);
-  }
-  const size_t tail = size - coded;
-  bits.put(1, 1);  // the final block
-  bits.put(0, 2);  // stored: from the next byte, its length, the length's complement, the bytes
+    write_block(bits, tokens, litlen_freq, dist_freq, pos >= size);
+  } while (pos < size);
   bits.flush();
-  out.push_back(static_cast<uint8_t>(tail));
-  out.push_back(static_cast<uint8_t>(tail >> 8));
-  out.push_back(static_cast<uint8_t>(~tail));
-  out.push_back(static_cast<uint8_t>(~tail >> 8));
-  out.insert(out.end(), data + coded, data + size);
 
   const uint32_t adler = libdeflate_adler32(1, data, size);
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(adler >> shift));

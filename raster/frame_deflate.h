@@ -7,14 +7,6 @@
 // move a little from row to row), and the last place the next four bytes were seen (a pattern or
 // a texture repeating); everything else is a literal. Each block's Huffman codes are built from
 // its own symbol counts (RFC 1951, block type 2), so a run's length code costs a bit or two.
-//
-// The image's last kFrameDeflateStoredTail bytes are sent as they are, in a stored block of
-// their own, for the reader's sake. libdeflate's decoder (what regress reads captures with)
-// leaves its fast loop once fewer than about 25 bytes of the stream are left, plus the 8 it may
-// have read ahead, and decodes the rest a byte at a time; at a bit or two per 258-byte run, a
-// frame's last 33 coded bytes can stand for tens of kilobytes of background, which took three
-// quarters of the time to inflate a generated frame. Sent raw, the tail keeps every coded byte
-// in the fast loop, at 36 bytes more a stream.
 #pragma once
 
 #include <cstddef>
@@ -23,8 +15,6 @@
 #include <vector>
 
 namespace shapevm::raster {
-
-inline constexpr size_t kFrameDeflateStoredTail = 32;
 
 // Appends to `out` the zlib stream (RFC 1950) of `rows`: rows of `stride` bytes each (stride
 // divides rows.size()), whose pixels are `pixel_bytes` wide (1 indexed, 3 RGB), each row led by

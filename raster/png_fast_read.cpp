@@ -190,21 +190,28 @@ std::optional<Chunks> read_chunks(std::span<const uint8_t> bytes) {
 // The filtered rows, `stride` bytes each (the filter byte first), inflated from the IDATs; null
 // unless the stream ends exactly with the last row and uses every byte (Adler-32 checked).
 std::unique_ptr<uint8_t[]> inflate_rows(const Chunks& c, size_t stride) {
-  std::vector<uint8_t> joined;
-  std::span<const uint8_t> stream = c.idat.front();
-  if (c.idat.size() > 1) {
-    for (const auto& part : c.idat) joined.insert(joined.end(), part.begin(), part.end());
-    stream = joined;
-  }
+  // The stream is read from a copy with kStreamPadding zero bytes after it. libdeflate decodes
+  // a byte at a time once fewer than about 25 bytes of its input are left (plus the 8 it may
+  // have read ahead), and a frame's last bytes of stream can stand for tens of kilobytes of
+  // background runs: given the padding as input too, it decodes every byte of the stream in its
+  // fast loop. The padding is never taken as stream: a stream that ends early would be read into
+  // it, and `in_used` then differs from the stream's size.
+  constexpr size_t kStreamPadding = 64;
+  size_t stream_size = 0;
+  for (const auto& part : c.idat) stream_size += part.size();
+  std::vector<uint8_t> padded;
+  padded.reserve(stream_size + kStreamPadding);
+  for (const auto& part : c.idat) padded.insert(padded.end(), part.begin(), part.end());
+  padded.resize(stream_size + kStreamPadding);  // zeros
   // Not value-initialised: the inflater writes every byte before any is read (all of them, or
   // the image is dropped), and zeroing them was a tenth of a frame's decoding.
   const size_t size = stride * c.height;
   std::unique_ptr<uint8_t[]> rows(new uint8_t[size]);
   size_t in_used = 0;
   size_t out_made = 0;
-  if (libdeflate_zlib_decompress_ex(decompressor(), stream.data(), stream.size(), rows.get(), size,
+  if (libdeflate_zlib_decompress_ex(decompressor(), padded.data(), padded.size(), rows.get(), size,
                                     &in_used, &out_made) != LIBDEFLATE_SUCCESS ||
-      in_used != stream.size() || out_made != size)
+      in_used != stream_size || out_made != size)
     return nullptr;
   return rows;
 }

@@ -152,42 +152,6 @@ TEST_SUITE("raster") {
     check_round_trip(frame, 641, 1);
   }
 
-  TEST_CASE("frame deflate: the last bytes are stored raw, in a final block of their own") {
-    // The tail keeps every coded byte of the stream out of the decoder's byte-at-a-time loop at
-    // the end of its input (frame_deflate.h). The stream ends: the stored block's length and its
-    // complement, the tail as it is, the Adler-32.
-    using shapevm::raster::kFrameDeflateStoredTail;
-    // libdeflate leaves its fast loop with 25 bytes left to read (FASTLOOP_MAX_BYTES_READ, for
-    // 64-bit words), having read up to 8 ahead of the last code it decoded: the stored block
-    // (its 4-byte header and the tail) must be at least 33 bytes.
-    CHECK(4 + kFrameDeflateStoredTail >= 25 + 8);
-    auto check_tail = [](const std::vector<uint8_t>& rows, size_t stride) {
-      const std::vector<uint8_t> stream = deflated(rows, stride, 1);
-      const size_t tail = std::min(rows.size(), kFrameDeflateStoredTail);
-      REQUIRE(stream.size() >= 2 + 1 + 4 + tail + 4);
-      const size_t at = stream.size() - 4 - tail;  // the tail's first byte
-      CHECK(std::equal(rows.end() - static_cast<std::ptrdiff_t>(tail), rows.end(),
-                       stream.begin() + static_cast<std::ptrdiff_t>(at)));
-      CHECK(stream[at - 4] == tail);
-      CHECK(stream[at - 3] == 0);
-      CHECK(stream[at - 2] == static_cast<uint8_t>(~tail));
-      CHECK(stream[at - 1] == 0xFF);
-      check_round_trip(rows, stride, 1);
-      return stream;
-    };
-    SUBCASE("a frame: coded blocks, then the stored one") {
-      const auto frame = make_rows(640, 480, 1, [](size_t x, size_t y, size_t) {
-        return uint8_t(x >= 200 && x < 440 && y >= 100 && y < 380 ? 37 : 0);
-      });
-      check_tail(frame, 641);
-    }
-    SUBCASE("an image smaller than the tail is one stored block") {
-      const std::vector<uint8_t> stream = check_tail({0, 1, 2, 3, 4, 5, 6, 7, 8}, 3);
-      CHECK(stream.size() == 2 + 1 + 4 + 9 + 4);
-      CHECK(stream[2] == 0x01);  // final, stored, the rest of the byte padding
-    }
-  }
-
   TEST_CASE("frame deflate: a row that is the row above moved a pixel or three takes a few bytes") {
     // A ramp along the diagonal: each row is the one above moved right by `shift` pixels, so no
     // pixel repeats the one before it or the one straight above, and every row is one match.
