@@ -65,19 +65,26 @@ void BM_EncodePngRgb(benchmark::State& state) {
 }
 BENCHMARK(BM_EncodePngRgb);
 
-// How fast what the encoder writes is read back: regress decodes a capture for every case.
-void BM_DecodePngIndexed(benchmark::State& state) {
+// Reads back the generated frames, each written as `file_of(frame, palette)`, decode_png mapping
+// RGB ones onto the default palette.
+template <class FileOf>
+void decode_frames(benchmark::State& state, FileOf file_of) {
   const raster::Palette palette = raster::default_palette();
   std::vector<std::vector<uint8_t>> files;
   size_t bytes = 0;
   for (const auto& frame : generated_frames()) {
-    files.push_back(raster::encode_indexed_png(frame, palette));
+    files.push_back(file_of(frame, palette));
     bytes += files.back().size();
   }
   for (auto _ : state)
     for (const auto& file : files)
-      benchmark::DoNotOptimize(raster::decode_png(file, "frame").frame.pixels().data());
+      benchmark::DoNotOptimize(raster::decode_png(file, "capture", &palette).frame.pixels().data());
   report(state, files.size(), bytes);
+}
+
+// How fast what the encoder writes is read back: regress decodes a capture for every case.
+void BM_DecodePngIndexed(benchmark::State& state) {
+  decode_frames(state, raster::encode_indexed_png);
 }
 BENCHMARK(BM_DecodePngIndexed);
 
@@ -118,33 +125,17 @@ std::vector<uint8_t> recompressed_level6(const std::vector<uint8_t>& png) {
 
 // The same frames as captures another tool wrote, its zlib stream compressed at level 6.
 void BM_DecodePngIndexedLevel6(benchmark::State& state) {
-  const raster::Palette palette = raster::default_palette();
-  std::vector<std::vector<uint8_t>> files;
-  size_t bytes = 0;
-  for (const auto& frame : generated_frames()) {
-    files.push_back(recompressed_level6(raster::encode_indexed_png(frame, palette)));
-    bytes += files.back().size();
-  }
-  for (auto _ : state)
-    for (const auto& file : files)
-      benchmark::DoNotOptimize(raster::decode_png(file, "frame").frame.pixels().data());
-  report(state, files.size(), bytes);
+  decode_frames(state, [](const raster::Framebuffer& frame, const raster::Palette& palette) {
+    return recompressed_level6(raster::encode_indexed_png(frame, palette));
+  });
 }
 BENCHMARK(BM_DecodePngIndexedLevel6);
 
 // An RGB capture (a screenshot tool's), read back and mapped onto the palette pixel by pixel.
 void BM_DecodePngRgbCapture(benchmark::State& state) {
-  const raster::Palette palette = raster::default_palette();
-  std::vector<std::vector<uint8_t>> files;
-  size_t bytes = 0;
-  for (const auto& frame : generated_frames()) {
-    files.push_back(raster::encode_rgb_png(raster::frame_to_rgb(frame, palette)));
-    bytes += files.back().size();
-  }
-  for (auto _ : state)
-    for (const auto& file : files)
-      benchmark::DoNotOptimize(raster::decode_png(file, "capture", &palette).frame.pixels().data());
-  report(state, files.size(), bytes);
+  decode_frames(state, [](const raster::Framebuffer& frame, const raster::Palette& palette) {
+    return raster::encode_rgb_png(raster::frame_to_rgb(frame, palette));
+  });
 }
 BENCHMARK(BM_DecodePngRgbCapture);
 
