@@ -65,10 +65,10 @@ void BM_EncodePngRgb(benchmark::State& state) {
 }
 BENCHMARK(BM_EncodePngRgb);
 
-// Reads back the generated frames, each written as `file_of(frame, palette)`, decode_png mapping
-// RGB ones onto the default palette.
-template <class FileOf>
-void decode_frames(benchmark::State& state, FileOf file_of) {
+// Reads back the generated frames, each written as `file_of(frame, palette)`: through decode_png
+// (mapping RGB ones onto the default palette), or `decode`.
+template <class FileOf, class Decode>
+void decode_frames(benchmark::State& state, FileOf file_of, Decode decode) {
   const raster::Palette palette = raster::default_palette();
   std::vector<std::vector<uint8_t>> files;
   size_t bytes = 0;
@@ -77,9 +77,15 @@ void decode_frames(benchmark::State& state, FileOf file_of) {
     bytes += files.back().size();
   }
   for (auto _ : state)
-    for (const auto& file : files)
-      benchmark::DoNotOptimize(raster::decode_png(file, "capture", &palette).frame.pixels().data());
+    for (const auto& file : files) benchmark::DoNotOptimize(decode(file));
   report(state, files.size(), bytes);
+}
+template <class FileOf>
+void decode_frames(benchmark::State& state, FileOf file_of) {
+  decode_frames(state, file_of, [](const std::vector<uint8_t>& file) {
+    static const raster::Palette palette = raster::default_palette();
+    return raster::decode_png(file, "capture", &palette).frame.pixels().data();
+  });
 }
 
 // How fast what the encoder writes is read back: regress decodes a capture for every case.
@@ -138,6 +144,15 @@ void BM_DecodePngRgbCapture(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_DecodePngRgbCapture);
+
+// A regress case's mask (nonzero = not compared), read for every case that names one: the
+// generated frames as indexed masks, as an image editor would save one.
+void BM_DecodeMaskPng(benchmark::State& state) {
+  decode_frames(state, raster::encode_indexed_png, [](const std::vector<uint8_t>& file) {
+    return raster::decode_mask_png(file, "mask").pixels().data();
+  });
+}
+BENCHMARK(BM_DecodeMaskPng);
 
 }  // namespace
 
