@@ -12,6 +12,7 @@
 #include "bench/bench_main.h"
 #include "bench/fa_frame.h"
 #include "bench/generated_fa.h"
+#include "core/byte_reader.h"
 #include "raster/diff_image.h"
 #include "raster/palette.h"
 #include "raster/png_io.h"
@@ -97,9 +98,6 @@ BENCHMARK(BM_DecodePngIndexed);
 // `png` with its IDAT data inflated and compressed again by libdeflate at level 6, as another
 // tool's zlib-based writer would have compressed it (the chunks otherwise as they were).
 std::vector<uint8_t> recompressed_level6(const std::vector<uint8_t>& png) {
-  auto be32 = [](const uint8_t* p) {
-    return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
-  };
   auto put_be32 = [](std::vector<uint8_t>& out, uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
   };
@@ -107,7 +105,7 @@ std::vector<uint8_t> recompressed_level6(const std::vector<uint8_t>& png) {
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();
   libdeflate_compressor* c = libdeflate_alloc_compressor(6);
   for (size_t at = 8; at + 12 <= png.size();) {
-    const uint32_t length = be32(&png[at]);
+    const uint32_t length = load_u32_be(&png[at]);
     std::vector<uint8_t> chunk(png.begin() + static_cast<std::ptrdiff_t>(at + 4),
                                png.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
     if (std::memcmp(chunk.data(), "IDAT", 4) == 0) {
