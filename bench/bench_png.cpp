@@ -152,6 +152,20 @@ void BM_DecodeMaskPng(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeMaskPng);
 
+// The same masks saved as RGB, as an image editor exports a mask painted over a screenshot
+// (nonzero = any colour but black).
+void BM_DecodeMaskPngRgb(benchmark::State& state) {
+  decode_frames(
+      state,
+      [](const raster::Framebuffer& frame, const raster::Palette& palette) {
+        return raster::encode_rgb_png(raster::frame_to_rgb(frame, palette));
+      },
+      [](const std::vector<uint8_t>& file) {
+        return raster::decode_mask_png(file, "mask").pixels().data();
+      });
+}
+BENCHMARK(BM_DecodeMaskPngRgb);
+
 }  // namespace
 
 SHAPEVM_BENCHMARK_MAIN()
