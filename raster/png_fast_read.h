@@ -28,4 +28,10 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes);
 // decodes the file and names the pixel.
 std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes, const Palette& palette);
 
+// A regress mask saved as an 8-bit indexed, grey, grey and alpha, RGB or RGBA PNG (no tRNS or
+// suggested palette unless indexed), read as decode_mask_png reads it through libpng: 1 where an
+// index is not 0 or a colour is not black, alpha playing no part; 0 elsewhere. nullopt when
+// the bytes are not such a PNG (decode them with libpng instead).
+std::optional<Framebuffer> decode_mask8_png(std::span<const uint8_t> bytes);
+
 }  // namespace shapevm::raster

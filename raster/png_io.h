@@ -65,6 +65,9 @@ void write_rgb_png(const std::filesystem::path& path, const RgbImage& image);
 // grey/RGB pixel whose colour is not black; alpha is ignored), 0 elsewhere.
 Framebuffer decode_mask_png(std::span<const uint8_t> bytes, const std::string& source);
 Framebuffer read_mask_png(const std::filesystem::path& path);
+// decode_mask_png reads 8-bit masks through png_fast_read.h; this is the libpng path alone, the
+// reference the fast one is tested against.
+Framebuffer decode_mask_png_libpng(std::span<const uint8_t> bytes, const std::string& source);
 
 // A raw dump of width * height index bytes, row-major from the top row, no header. The file must
 // be exactly that long.

@@ -157,8 +157,9 @@ void check_same_as_libpng(const std::vector<uint8_t>& png) {
   CHECK(fast->mapped_from_rgb == reference.mapped_from_rgb);
 }
 
-// An RGB (3 channels) or RGBA (4) capture: `colours` (RGB triples) laid out as the pixels
-// given by `colour_of(x, y)`, alpha `alpha(x, y)` for RGBA.
+// An RGB (3 channels) or RGBA (4) capture, or a grey (1) or grey-and-alpha (2) image: `colours`
+// (RGB triples; a grey image takes each one's red) laid out as the pixels given by
+// `colour_of(x, y)`, alpha `alpha(x, y)` where there is an alpha channel.
 struct RgbSpec {
   int width = 41;
   int height = 23;
@@ -179,8 +180,9 @@ std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& c
   for (int y = 0; y < spec.height; ++y) {
     for (int x = 0; x < spec.width; ++x) {
       const Rgb& c = colours[colour_of(x, y) % colours.size()];
-      std::vector<uint8_t> samples = {c.r, c.g, c.b};
-      if (spec.channels == 4) samples.push_back(alpha ? alpha(x, y) : 255);
+      std::vector<uint8_t> samples = {c.r};
+      if (spec.channels >= 3) samples.insert(samples.end(), {c.g, c.b});
+      if (spec.channels % 2 == 0) samples.push_back(alpha ? alpha(x, y) : 255);
       for (uint8_t v : samples) {
         pixels.push_back(v);
         if (spec.bit_depth == 16) pixels.push_back(0x5A);  // a low byte libpng strips
@@ -197,12 +199,14 @@ std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& c
   std::vector<uint8_t> ihdr;
   put_be32(ihdr, static_cast<uint32_t>(spec.width));
   put_be32(ihdr, static_cast<uint32_t>(spec.height));
-  ihdr.insert(ihdr.end(), {spec.bit_depth, static_cast<uint8_t>(spec.channels == 4 ? 6 : 2), 0, 0,
-                           spec.interlace});
+  constexpr uint8_t kColourType[] = {0, 0, 4, 2, 6};  // by channels: grey, grey+alpha, RGB, RGBA
+  ihdr.insert(ihdr.end(), {spec.bit_depth, kColourType[spec.channels], 0, 0, spec.interlace});
   put_chunk(png, "IHDR", ihdr);
   put_chunk(png, "gAMA", {0, 0, 0xB1, 0x8F});  // ancillary: skipped, as libpng's path does
   if (spec.plte) put_chunk(png, "PLTE", {1, 2, 3});
-  if (spec.trns) put_chunk(png, "tRNS", {0, colours[0].r, 0, colours[0].g, 0, colours[0].b});
+  if (spec.trns && spec.channels == 1) put_chunk(png, "tRNS", {0, colours[0].r});
+  if (spec.trns && spec.channels == 3)
+    put_chunk(png, "tRNS", {0, colours[0].r, 0, colours[0].g, 0, colours[0].b});
   const size_t part = (stream.size() + spec.idat_parts - 1) / spec.idat_parts;
   for (size_t at = 0; at < stream.size(); at += part) {
     const size_t n = std::min(part, stream.size() - at);
@@ -516,6 +520,85 @@ TEST_CASE("fast PNG read: an 8-bit indexed mask is read as libpng reads it") {
     const std::vector<uint8_t> png = make_png(spec);
     REQUIRE(decode_indexed8_png(png).has_value());
     CHECK(decode_mask_png(png, "m.png") == expected_mask(png));
+  }
+}
+
+TEST_CASE("fast PNG read: grey, grey-and-alpha, RGB and RGBA masks are read as libpng reads them") {
+  // 1 where the colour is not black, whatever the alpha: black with full alpha, and colours
+  // nonzero in one byte only (each byte of the colour counts, and only those) under alpha 0.
+  const std::vector<Rgb> colours = {{0, 0, 0}, {1, 0, 0},       {0, 1, 0},    {0, 0, 1},
+                                    {0, 0, 0}, {255, 255, 255}, {0, 0x80, 0}, {7, 0, 9}};
+  auto alpha = [](int x, int y) { return static_cast<uint8_t>(x * 37 + y * 11); };
+  for (int channels = 1; channels <= 4; ++channels) {
+    for (uint8_t f = 0; f <= 4; ++f) {
+      CAPTURE(channels);
+      CAPTURE(int{f});
+      RgbSpec spec;  // 41 wide: rows end on a pixel that is not a whole step of eight
+      spec.channels = channels;
+      spec.filters = {f};
+      const std::vector<uint8_t> png = make_rgb_png(spec, colours, runs_and_noise, alpha);
+      const Framebuffer reference = decode_mask_png_libpng(png, "m.png");
+      const std::optional<Framebuffer> fast = decode_mask8_png(png);
+      REQUIRE(fast.has_value());
+      CHECK(*fast == reference);
+      CHECK(decode_mask_png(png, "m.png") == reference);
+      // The test sees both values, and each row's last pixel both ways.
+      int ones = 0, last_ones = 0;
+      for (int y = 0; y < reference.height(); ++y) {
+        for (int x = 0; x < reference.width(); ++x) ones += reference.at(x, y);
+        last_ones += reference.at(reference.width() - 1, y);
+      }
+      CHECK(ones > 0);
+      CHECK(ones < reference.width() * reference.height());
+      CHECK(last_ones > 0);
+      CHECK(last_ones < reference.height());
+    }
+  }
+}
+
+TEST_CASE("fast PNG read: masks it must leave to libpng are declined, and read as before") {
+  const std::vector<Rgb> colours = {{0, 0, 0}, {9, 0, 0}, {0, 0, 200}};
+  auto check_declined = [&](const std::vector<uint8_t>& png) {
+    CHECK_FALSE(decode_mask8_png(png).has_value());
+    std::string libpng_error, decode_error;
+    std::optional<Framebuffer> via_libpng, via_decode;
+    try {
+      via_libpng = decode_mask_png_libpng(png, "m.png");
+    } catch (const InputError& e) {
+      libpng_error = e.what();
+    }
+    try {
+      via_decode = decode_mask_png(png, "m.png");
+    } catch (const InputError& e) {
+      decode_error = e.what();
+    }
+    CHECK(decode_error == libpng_error);
+    REQUIRE(via_decode.has_value() == via_libpng.has_value());
+    if (via_decode) CHECK(*via_decode == *via_libpng);
+  };
+  for (int channels : {1, 3}) {
+    CAPTURE(channels);
+    RgbSpec spec;
+    spec.channels = channels;
+    RgbSpec trns = spec;
+    trns.trns = true;
+    check_declined(make_rgb_png(trns, colours, runs_and_noise));
+    RgbSpec plte = spec;  // a suggested palette; in a grey image, one the format forbids
+    plte.plte = true;
+    check_declined(make_rgb_png(plte, colours, runs_and_noise));
+    RgbSpec deep = spec;
+    deep.bit_depth = 16;
+    check_declined(make_rgb_png(deep, colours, runs_and_noise));
+    RgbSpec laced = spec;
+    laced.interlace = 1;
+    check_declined(make_rgb_png(laced, colours, runs_and_noise));
+    RgbSpec bad = spec;
+    bad.filters = {5};
+    check_declined(make_rgb_png(bad, colours, runs_and_noise));
+    const auto png = make_rgb_png(spec, colours, runs_and_noise);
+    REQUIRE(decode_mask8_png(png).has_value());
+    for (size_t n = 0; n + 1 < png.size(); ++n)
+      CHECK_FALSE(decode_mask8_png(std::span(png.data(), n)).has_value());
   }
 }
 
