@@ -1,5 +1,7 @@
 #include "fuzz/seed_corpus.h"
 
+#include <libdeflate.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -33,6 +35,42 @@ std::vector<uint8_t> prefixed(uint8_t first, std::span<const uint8_t> rest) {
   out[0] = first;
   std::copy(rest.begin(), rest.end(), out.begin() + 1);
   return out;
+}
+
+// The frame's indices as the samples of an 8-bit grey PNG (colour type 0), or grey and alpha
+// (4, the alpha a pattern), each row unfiltered: a mask as an image editor saves one.
+std::vector<uint8_t> grey_png(const raster::Framebuffer& frame, bool alpha) {
+  auto put_be32 = [](std::vector<uint8_t>& out, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
+  };
+  auto put_chunk = [&](std::vector<uint8_t>& out, const char* type, std::vector<uint8_t> data) {
+    put_be32(out, static_cast<uint32_t>(data.size()));
+    data.insert(data.begin(), type, type + 4);
+    out.insert(out.end(), data.begin(), data.end());
+    put_be32(out, libdeflate_crc32(0, data.data(), data.size()));
+  };
+  std::vector<uint8_t> rows;
+  for (int y = 0; y < frame.height(); ++y) {
+    rows.push_back(0);  // filter: none
+    for (int x = 0; x < frame.width(); ++x) {
+      rows.push_back(frame.at(x, y));
+      if (alpha) rows.push_back(static_cast<uint8_t>(x * 16 + y));
+    }
+  }
+  libdeflate_compressor* compressor = libdeflate_alloc_compressor(6);
+  std::vector<uint8_t> stream(libdeflate_zlib_compress_bound(compressor, rows.size()));
+  stream.resize(
+      libdeflate_zlib_compress(compressor, rows.data(), rows.size(), stream.data(), stream.size()));
+  libdeflate_free_compressor(compressor);
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<uint8_t> header;
+  put_be32(header, static_cast<uint32_t>(frame.width()));
+  put_be32(header, static_cast<uint32_t>(frame.height()));
+  header.insert(header.end(), {8, static_cast<uint8_t>(alpha ? 4 : 0), 0, 0, 0});
+  put_chunk(png, "IHDR", header);
+  put_chunk(png, "IDAT", stream);
+  put_chunk(png, "IEND", {});
+  return png;
 }
 
 std::string lower(std::string s) {
@@ -240,6 +278,9 @@ void add_harness_inputs(Seeds& seeds, const std::filesystem::path& source_dir) {
     seeds.add("png", "frame_rgb.png",
               prefixed(1, raster::encode_rgb_png(
                               raster::frame_to_rgb(frame.frame, raster::default_palette()))));
+    // Masks saved as grey, and as grey with alpha.
+    seeds.add("png", "mask_grey.png", prefixed(2, grey_png(frame.frame, false)));
+    seeds.add("png", "mask_grey_alpha.png", prefixed(2, grey_png(frame.frame, true)));
     ++png_count;
     char* text = nullptr;
     size_t size = 0;

@@ -63,7 +63,7 @@ bool fuzz_png(std::span<const uint8_t> data) {
   check_frame_deflate(rest, data[0]);  // first: most inputs are then rejected as PNGs
   static const raster::Palette palette = raster::default_palette();
   // A file a libdeflate reader accepts must decode to exactly what libpng gives (an RGB one
-  // mapped onto the default palette).
+  // mapped onto the default palette, a mask as a mask).
   auto same_as_libpng = [&](const raster::IndexedImage& fast, const raster::Palette* rgb) {
     raster::IndexedImage reference;
     try {
@@ -79,6 +79,17 @@ bool fuzz_png(std::span<const uint8_t> data) {
   };
   if (const auto fast = raster::decode_indexed8_png(rest)) same_as_libpng(*fast, nullptr);
   if (const auto fast = raster::decode_rgb8_png(rest, palette)) same_as_libpng(*fast, &palette);
+  if (const auto fast = raster::decode_mask8_png(rest)) {
+    std::optional<raster::Framebuffer> reference;
+    try {
+      reference = raster::decode_mask_png_libpng(rest, kFuzzSource);
+    } catch (const InputError& e) {
+      throw std::logic_error(std::string("the fast mask reader accepted what libpng rejects: ") +
+                             e.what());
+    }
+    if (!(*fast == *reference))
+      throw std::logic_error("the fast mask reader and libpng read differently");
+  }
   switch (data[0] % 3) {
     case 0:
       (void)raster::decode_png(rest, kFuzzSource);
