@@ -1,6 +1,7 @@
-// The common captures, decoded without libpng: an 8-bit indexed, RGB or RGBA, non-interlaced
-// PNG whose chunks are all well formed. shapevm writes its own captures indexed, and so do most
-// capture tools; screenshot tools write RGB. Regression runs decode one capture per case, and
+// The common captures and masks, decoded without libpng: an 8-bit, non-interlaced PNG whose chunks
+// are all well formed (indexed, RGB or RGBA; for a mask grey too). shapevm writes its own
+// captures indexed, and so do most capture tools; screenshot tools write RGB, image editors
+// save masks in any of these. Regression runs decode one capture per case, and
 // through libpng and zlib that was over half of a run's time: zlib copies a long run of one byte
 // (a frame's empty background) a byte at a time, where libdeflate copies it a word at a time.
 // An RGB capture took 2.3 ms for 640x480, most of it mapping colours through a hash map.
