@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 #include <libdeflate.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -95,33 +96,43 @@ void BM_DecodePngIndexed(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodePngIndexed);
 
-// `png` with its IDAT data inflated and compressed again by libdeflate at level 6, as another
-// tool's zlib-based writer would have compressed it (the chunks otherwise as they were).
-std::vector<uint8_t> recompressed_level6(const std::vector<uint8_t>& png) {
+// `png` with each chunk (its type, then its data) passed through `edit`, and its length and CRC
+// written anew.
+template <class Edit>
+std::vector<uint8_t> with_chunks_edited(const std::vector<uint8_t>& png, Edit edit) {
   auto put_be32 = [](std::vector<uint8_t>& out, uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
   };
   std::vector<uint8_t> out(png.begin(), png.begin() + 8);
-  libdeflate_decompressor* d = libdeflate_alloc_decompressor();
-  libdeflate_compressor* c = libdeflate_alloc_compressor(6);
   for (size_t at = 8; at + 12 <= png.size();) {
     const uint32_t length = load_u32_be(&png[at]);
     std::vector<uint8_t> chunk(png.begin() + static_cast<std::ptrdiff_t>(at + 4),
                                png.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
-    if (std::memcmp(chunk.data(), "IDAT", 4) == 0) {
-      std::vector<uint8_t> rows(8 << 20);
-      size_t got = 0;
-      libdeflate_zlib_decompress(d, chunk.data() + 4, length, rows.data(), rows.size(), &got);
-      std::vector<uint8_t> packed(libdeflate_zlib_compress_bound(c, got));
-      packed.resize(libdeflate_zlib_compress(c, rows.data(), got, packed.data(), packed.size()));
-      chunk.resize(4);
-      chunk.insert(chunk.end(), packed.begin(), packed.end());
-    }
+    edit(chunk);
     put_be32(out, static_cast<uint32_t>(chunk.size() - 4));
     out.insert(out.end(), chunk.begin(), chunk.end());
     put_be32(out, libdeflate_crc32(0, chunk.data(), chunk.size()));
-    at += 12 + length;
+    at += 12 + size_t{length};
   }
+  return out;
+}
+
+// `png` with its IDAT data inflated and compressed again by libdeflate at level 6, as another
+// tool's zlib-based writer would have compressed it (the chunks otherwise as they were).
+std::vector<uint8_t> recompressed_level6(const std::vector<uint8_t>& png) {
+  libdeflate_decompressor* d = libdeflate_alloc_decompressor();
+  libdeflate_compressor* c = libdeflate_alloc_compressor(6);
+  std::vector<uint8_t> out = with_chunks_edited(png, [&](std::vector<uint8_t>& chunk) {
+    if (std::memcmp(chunk.data(), "IDAT", 4) != 0) return;
+    std::vector<uint8_t> rows(8 << 20);
+    size_t got = 0;
+    libdeflate_zlib_decompress(d, chunk.data() + 4, chunk.size() - 4, rows.data(), rows.size(),
+                               &got);
+    std::vector<uint8_t> packed(libdeflate_zlib_compress_bound(c, got));
+    packed.resize(libdeflate_zlib_compress(c, rows.data(), got, packed.data(), packed.size()));
+    chunk.resize(4);
+    chunk.insert(chunk.end(), packed.begin(), packed.end());
+  });
   libdeflate_free_compressor(c);
   libdeflate_free_decompressor(d);
   return out;
@@ -134,6 +145,21 @@ void BM_DecodePngIndexedLevel6(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_DecodePngIndexedLevel6);
+
+// The frames with a palette only as long as their highest index needs, as capture tools and PNG
+// optimisers write one: the reader must then check every index against the palette's length.
+void BM_DecodePngIndexedShortPalette(benchmark::State& state) {
+  decode_frames(state, [](const raster::Framebuffer& frame, const raster::Palette& palette) {
+    uint8_t highest = 0;
+    for (uint8_t index : frame.pixels()) highest = std::max(highest, index);
+    return with_chunks_edited(raster::encode_indexed_png(frame, palette),
+                              [&](std::vector<uint8_t>& chunk) {
+                                if (std::memcmp(chunk.data(), "PLTE", 4) == 0)
+                                  chunk.resize(4 + 3 * (size_t{highest} + 1));
+                              });
+  });
+}
+BENCHMARK(BM_DecodePngIndexedShortPalette);
 
 // An RGB capture (a screenshot tool's), read back and mapped onto the palette pixel by pixel.
 void BM_DecodePngRgbCapture(benchmark::State& state) {
