@@ -99,6 +99,8 @@ struct PngSpec {
   bool trailing_bytes = false;
   size_t stream_bytes_dropped = 0;  // the zlib stream cut short by this many bytes
   uint32_t seed = 1;
+  int poke_at = -1;  // a pixel (row-major) given poke_value after the others are made
+  uint8_t poke_value = 0;
 };
 
 std::vector<uint8_t> make_png(const PngSpec& spec) {
@@ -109,6 +111,7 @@ std::vector<uint8_t> make_png(const PngSpec& spec) {
   // Runs of one index, as a frame's background has.
   for (int y = 0; y < spec.height; y += 3)
     std::memset(pixels.data() + y * spec.width, 0, static_cast<size_t>(spec.width));
+  if (spec.poke_at >= 0) pixels[static_cast<size_t>(spec.poke_at)] = spec.poke_value;
   const int rows = spec.height + spec.stream_extra_rows;
   std::vector<uint8_t> filters = spec.filters;
   if (filters.empty())
@@ -467,6 +470,27 @@ TEST_CASE("fast PNG read: declines what libpng must judge; decode_png still answ
                       [](const IndexedImage& decoded, const IndexedImage& reference) {
                         CHECK(decoded.frame == reference.frame);
                       });
+  }
+}
+
+TEST_CASE("fast PNG read: an index past a short palette is found wherever it lies") {
+  // The indices are checked sixteen at a time and then one by one: one index past the palette
+  // in any of the sixteen places, in the first and the last sixteen, and in the bytes after
+  // the last whole sixteen (37 x 23 = 851 pixels: 53 sixteens and 3 more), declines the file.
+  PngSpec spec;
+  spec.palette_entries = 16;
+  spec.max_index = 15;
+  REQUIRE(decode_indexed8_png(make_png(spec)).has_value());
+  std::vector<int> places;
+  for (int i = 0; i < 16; ++i) places.insert(places.end(), {i, 16 * 30 + i, 16 * 52 + i});
+  places.insert(places.end(), {848, 849, 850});
+  for (const int at : places) {
+    CAPTURE(at);
+    spec.poke_at = at;
+    spec.poke_value = 16;
+    CHECK_FALSE(decode_indexed8_png(make_png(spec)).has_value());
+    spec.poke_value = 15;  // the last entry is still in the palette
+    CHECK(decode_indexed8_png(make_png(spec)).has_value());
   }
 }
 
