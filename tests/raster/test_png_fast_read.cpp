@@ -103,6 +103,24 @@ struct PngSpec {
   uint8_t poke_value = 0;
 };
 
+// One sample a byte (its low `depth` bits), width x height, packed `depth` bits a sample (8 / depth
+// to a byte, the first in the highest bits, a row's last byte padded with zero bits).
+std::vector<uint8_t> pack_samples(const std::vector<uint8_t>& samples, int width, int height,
+                                  int depth) {
+  if (depth == 8) return samples;
+  const int row_bytes = (width * depth + 7) / 8;
+  std::vector<uint8_t> out(static_cast<size_t>(row_bytes * height));
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const int bit = x * depth;
+      const uint8_t v = samples[static_cast<size_t>(y * width + x)] & ((1 << depth) - 1);
+      out[static_cast<size_t>(y * row_bytes + bit / 8)] |=
+          static_cast<uint8_t>(v << (8 - depth - bit % 8));
+    }
+  }
+  return out;
+}
+
 std::vector<uint8_t> make_png(const PngSpec& spec) {
   std::mt19937 random(spec.seed);
   std::vector<uint8_t> pixels(static_cast<size_t>(spec.width * spec.height));
@@ -116,12 +134,15 @@ std::vector<uint8_t> make_png(const PngSpec& spec) {
   std::vector<uint8_t> filters = spec.filters;
   if (filters.empty())
     for (uint8_t f = 0; f <= 4; ++f) filters.push_back(f);
-  std::vector<uint8_t> scan = filter_rows(pixels, spec.width, spec.height, filters);
+  const int depth = spec.bit_depth == 16 ? 8 : spec.bit_depth;  // 16: laid out as 8, declined
+  const int row_bytes = (spec.width * depth + 7) / 8;
+  std::vector<uint8_t> scan = filter_rows(pack_samples(pixels, spec.width, spec.height, depth),
+                                          row_bytes, spec.height, filters);
   if (spec.stream_extra_rows > 0) {
     // Further rows past the image's height.
-    for (int i = 0; i < spec.stream_extra_rows * (spec.width + 1); ++i) scan.push_back(0);
+    for (int i = 0; i < spec.stream_extra_rows * (row_bytes + 1); ++i) scan.push_back(0);
   }
-  scan.resize(static_cast<size_t>(rows * (spec.width + 1)));
+  scan.resize(static_cast<size_t>(rows * (row_bytes + 1)));
   std::vector<uint8_t> stream = zlib(scan);
   stream.resize(stream.size() - spec.stream_bytes_dropped);
 
@@ -178,7 +199,7 @@ struct RgbSpec {
 std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& colours,
                                   const std::function<size_t(int, int)>& colour_of,
                                   const std::function<uint8_t(int, int)>& alpha = nullptr) {
-  const int bpp = spec.channels * (spec.bit_depth / 8);
+  const int bpp = std::max(1, spec.channels * (spec.bit_depth / 8));
   std::vector<uint8_t> pixels;
   for (int y = 0; y < spec.height; ++y) {
     for (int x = 0; x < spec.width; ++x) {
@@ -187,7 +208,8 @@ std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& c
       if (spec.channels >= 3) samples.insert(samples.end(), {c.g, c.b});
       if (spec.channels % 2 == 0) samples.push_back(alpha ? alpha(x, y) : 255);
       for (uint8_t v : samples) {
-        pixels.push_back(v);
+        // Packed grey keeps the sample's top bits.
+        pixels.push_back(spec.bit_depth < 8 ? static_cast<uint8_t>(v >> (8 - spec.bit_depth)) : v);
         if (spec.bit_depth == 16) pixels.push_back(0x5A);  // a low byte libpng strips
       }
     }
@@ -195,8 +217,15 @@ std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& c
   std::vector<uint8_t> filters = spec.filters;
   if (filters.empty())
     for (uint8_t f = 0; f <= 4; ++f) filters.push_back(f);
-  const std::vector<uint8_t> stream =
-      zlib(filter_rows(pixels, spec.width, spec.height, filters, bpp));
+  std::vector<uint8_t> scan;
+  if (spec.bit_depth < 8) {  // grey, packed: a filter's byte to the left is the byte before
+    const int row_bytes = (spec.width * spec.bit_depth + 7) / 8;
+    scan = filter_rows(pack_samples(pixels, spec.width, spec.height, spec.bit_depth), row_bytes,
+                       spec.height, filters);
+  } else {
+    scan = filter_rows(pixels, spec.width, spec.height, filters, bpp);
+  }
+  const std::vector<uint8_t> stream = zlib(scan);
 
   std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   std::vector<uint8_t> ihdr;
@@ -450,8 +479,7 @@ TEST_CASE("fast PNG read: the same indices and palette as libpng") {
 
 TEST_CASE("fast PNG read: declines what libpng must judge; decode_png still answers as libpng") {
   std::vector<PngSpec> declined(9);
-  declined[0].bit_depth = 4;
-  declined[0].width = 2;  // 4-bit: still a valid PNG, other depth
+  declined[0].bit_depth = 16;  // 16-bit indices: not a valid PNG, libpng's to reject
   declined[1].interlace = 1;
   declined[2].bad_crc_on_idat = true;
   declined[3].end_chunk = false;
@@ -470,6 +498,96 @@ TEST_CASE("fast PNG read: declines what libpng must judge; decode_png still answ
                       [](const IndexedImage& decoded, const IndexedImage& reference) {
                         CHECK(decoded.frame == reference.frame);
                       });
+  }
+}
+
+TEST_CASE("fast PNG read: 1, 2 and 4-bit indexed captures are read as libpng reads them") {
+  // Packed indices, as PNG optimisers write a frame of few colours: every filter, widths that
+  // fill their last byte and ones that do not, one pixel; and a palette shorter than the
+  // indices could reach, every index in it.
+  for (const uint8_t depth : {1, 2, 4}) {
+    for (uint8_t f = 0; f <= 4; ++f) {
+      for (const int width : {37, 1, 8 / depth * 5}) {
+        CAPTURE(int{depth});
+        CAPTURE(int{f});
+        CAPTURE(width);
+        PngSpec spec;
+        spec.bit_depth = depth;
+        spec.width = width;
+        spec.filters = {f};
+        spec.palette_entries = 1 << depth;
+        spec.max_index = (1 << depth) - 1;
+        check_same_as_libpng(make_png(spec));
+      }
+    }
+  }
+  PngSpec short_palette;
+  short_palette.bit_depth = 2;
+  short_palette.palette_entries = 3;
+  short_palette.max_index = 2;
+  check_same_as_libpng(make_png(short_palette));
+}
+
+TEST_CASE(
+    "fast PNG read: packed captures it must leave to libpng are declined, and answered "
+    "as before") {
+  auto check_declined = [](const std::vector<uint8_t>& png) {
+    CHECK_FALSE(decode_indexed8_png(png).has_value());
+    check_same_answer([&] { return decode_png(png, "x.png"); },
+                      [&] { return decode_png_libpng(png, "x.png"); },
+                      [](const IndexedImage& decoded, const IndexedImage& reference) {
+                        CHECK(decoded.frame == reference.frame);
+                        CHECK(decoded.palette_entries == reference.palette_entries);
+                      });
+  };
+  PngSpec spec;
+  spec.bit_depth = 2;
+  spec.palette_entries = 3;
+  spec.max_index = 3;  // an index past the palette
+  check_declined(make_png(spec));
+  PngSpec long_palette;  // more entries than 1-bit indices reach: libpng drops the rest
+  long_palette.bit_depth = 1;
+  long_palette.palette_entries = 3;
+  long_palette.max_index = 1;
+  check_declined(make_png(long_palette));
+  PngSpec laced;
+  laced.bit_depth = 4;
+  laced.palette_entries = 16;
+  laced.max_index = 15;
+  laced.interlace = 1;
+  check_declined(make_png(laced));
+  PngSpec whole;
+  whole.bit_depth = 4;
+  whole.palette_entries = 16;
+  whole.max_index = 15;
+  const std::vector<uint8_t> png = make_png(whole);
+  REQUIRE(decode_indexed8_png(png).has_value());
+  for (size_t n = 0; n + 1 < png.size(); ++n)
+    CHECK_FALSE(decode_indexed8_png(std::span(png.data(), n)).has_value());
+}
+
+TEST_CASE("fast PNG read: 1, 2 and 4-bit grey masks are read as libpng reads them") {
+  // libpng scales packed grey to 8 bits; the mask is 1 where the sample is not zero.
+  const std::vector<Rgb> colours = {
+      {0, 0, 0}, {0x80, 0, 0}, {0x40, 0, 0}, {0x10, 0, 0}, {0xFF, 0, 0}};
+  for (const uint8_t depth : {1, 2, 4}) {
+    for (uint8_t f = 0; f <= 4; ++f) {
+      CAPTURE(int{depth});
+      CAPTURE(int{f});
+      RgbSpec spec;  // 41 wide: no depth fills the last byte of a row
+      spec.channels = 1;
+      spec.bit_depth = depth;
+      spec.filters = {f};
+      const std::vector<uint8_t> png = make_rgb_png(spec, colours, runs_and_noise);
+      const Framebuffer reference = decode_mask_png_libpng(png, "m.png");
+      const std::optional<Framebuffer> fast = decode_mask8_png(png);
+      REQUIRE(fast.has_value());
+      CHECK(*fast == reference);
+      int ones = 0;
+      for (const uint8_t p : reference.pixels()) ones += p;
+      CHECK(ones > 0);
+      CHECK(ones < reference.width() * reference.height());
+    }
   }
 }
 
