@@ -1,7 +1,9 @@
-// The common captures and masks, decoded without libpng: an 8-bit, non-interlaced PNG whose chunks
-// are all well formed (indexed, RGB or RGBA; for a mask grey too). shapevm writes its own
-// captures indexed, and so do most capture tools; screenshot tools write RGB, image editors
-// save masks in any of these. Regression runs decode one capture per case, and
+// The common captures and masks, decoded without libpng: a non-interlaced PNG of samples no wider
+// than 8 bits (the "8" in the names below) whose chunks are all well formed: indexed (8 bits, or
+// 1, 2 or 4 packed to a byte), RGB or RGBA; for a mask grey too. shapevm writes its own captures
+// indexed, and so do most capture tools; PNG optimisers pack the indices of a frame of few
+// colours; screenshot tools write RGB; image editors save masks in any of these. Regression runs
+// decode one capture per case, and
 // through libpng and zlib that was over half of a run's time: zlib copies a long run of one byte
 // (a frame's empty background) a byte at a time, where libdeflate copies it a word at a time.
 // An RGB capture took 2.3 ms for 640x480, most of it mapping colours through a hash map.
@@ -20,7 +22,8 @@
 
 namespace shapevm::raster {
 
-// The image, or nullopt when the bytes are not such a PNG (decode them with libpng instead).
+// An indexed image (8-bit or packed indices, one byte each in the frame), or nullopt when the
+// bytes are not such a PNG (decode them with libpng instead).
 std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes);
 
 // An 8-bit RGB or RGBA capture (no tRNS, no suggested palette), every pixel mapped onto
@@ -29,10 +32,10 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes);
 // decodes the file and names the pixel.
 std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes, const Palette& palette);
 
-// A regress mask saved as an 8-bit indexed, grey, grey and alpha, RGB or RGBA PNG (no tRNS or
-// suggested palette unless indexed), read as decode_mask_png reads it through libpng: 1 where an
-// index is not 0 or a colour is not black, alpha playing no part; 0 elsewhere. nullopt when
-// the bytes are not such a PNG (decode them with libpng instead).
+// A regress mask saved as an indexed or grey PNG (8-bit or packed), or an 8-bit grey and alpha,
+// RGB or RGBA one (no tRNS or suggested palette unless indexed), read as decode_mask_png reads it
+// through libpng: 1 where an index is not 0 or a colour is not black, alpha playing no part; 0
+// elsewhere. nullopt when the bytes are not such a PNG (decode them with libpng instead).
 std::optional<Framebuffer> decode_mask8_png(std::span<const uint8_t> bytes);
 
 }  // namespace shapevm::raster
