@@ -37,9 +37,10 @@ std::vector<uint8_t> prefixed(uint8_t first, std::span<const uint8_t> rest) {
   return out;
 }
 
-// The frame's indices as the samples of an 8-bit grey PNG (colour type 0), or grey and alpha
-// (4, the alpha a pattern), each row unfiltered: a mask as an image editor saves one.
-std::vector<uint8_t> grey_png(const raster::Framebuffer& frame, bool alpha) {
+// A PNG of `rows` (each its filter byte, then its samples), with a palette when `plte` is not
+// empty.
+std::vector<uint8_t> png_of(const raster::Framebuffer& frame, uint8_t depth, uint8_t colour_type,
+                            const std::vector<uint8_t>& rows, const std::vector<uint8_t>& plte) {
   auto put_be32 = [](std::vector<uint8_t>& out, uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
   };
@@ -49,14 +50,6 @@ std::vector<uint8_t> grey_png(const raster::Framebuffer& frame, bool alpha) {
     out.insert(out.end(), data.begin(), data.end());
     put_be32(out, libdeflate_crc32(0, data.data(), data.size()));
   };
-  std::vector<uint8_t> rows;
-  for (int y = 0; y < frame.height(); ++y) {
-    rows.push_back(0);  // filter: none
-    for (int x = 0; x < frame.width(); ++x) {
-      rows.push_back(frame.at(x, y));
-      if (alpha) rows.push_back(static_cast<uint8_t>(x * 16 + y));
-    }
-  }
   libdeflate_compressor* compressor = libdeflate_alloc_compressor(6);
   std::vector<uint8_t> stream(libdeflate_zlib_compress_bound(compressor, rows.size()));
   stream.resize(
@@ -66,11 +59,52 @@ std::vector<uint8_t> grey_png(const raster::Framebuffer& frame, bool alpha) {
   std::vector<uint8_t> header;
   put_be32(header, static_cast<uint32_t>(frame.width()));
   put_be32(header, static_cast<uint32_t>(frame.height()));
-  header.insert(header.end(), {8, static_cast<uint8_t>(alpha ? 4 : 0), 0, 0, 0});
+  header.insert(header.end(), {depth, colour_type, 0, 0, 0});
   put_chunk(png, "IHDR", header);
+  if (!plte.empty()) put_chunk(png, "PLTE", plte);
   put_chunk(png, "IDAT", stream);
   put_chunk(png, "IEND", {});
   return png;
+}
+
+// The frame's indices as the samples of an 8-bit grey PNG (colour type 0), or grey and alpha
+// (4, the alpha a pattern), each row unfiltered: a mask as an image editor saves one.
+std::vector<uint8_t> grey_png(const raster::Framebuffer& frame, bool alpha) {
+  std::vector<uint8_t> rows;
+  for (int y = 0; y < frame.height(); ++y) {
+    rows.push_back(0);  // filter: none
+    for (int x = 0; x < frame.width(); ++x) {
+      rows.push_back(frame.at(x, y));
+      if (alpha) rows.push_back(static_cast<uint8_t>(x * 16 + y));
+    }
+  }
+  return png_of(frame, 8, alpha ? 4 : 0, rows, {});
+}
+
+// The frame's indices packed `depth` bits to a sample (index & (2^depth - 1), the first sample
+// in the highest bits), indexed with a palette of 2^depth entries or grey: as a PNG optimiser
+// writes a frame or a mask of few colours.
+std::vector<uint8_t> packed_png(const raster::Framebuffer& frame, uint8_t depth, bool indexed) {
+  const size_t per_byte = 8 / depth;
+  const size_t row_bytes = (static_cast<size_t>(frame.width()) + per_byte - 1) / per_byte;
+  std::vector<uint8_t> rows;
+  for (int y = 0; y < frame.height(); ++y) {
+    rows.push_back(0);  // filter: none
+    const size_t start = rows.size();
+    rows.resize(start + row_bytes);
+    for (int x = 0; x < frame.width(); ++x) {
+      const size_t k = static_cast<size_t>(x) % per_byte;
+      const auto sample = static_cast<uint8_t>(frame.at(x, y) & ((1 << depth) - 1));
+      rows[start + static_cast<size_t>(x) / per_byte] |=
+          static_cast<uint8_t>(sample << (8 - depth * (k + 1)));
+    }
+  }
+  std::vector<uint8_t> plte;
+  if (indexed)
+    for (int i = 0; i < (1 << depth); ++i)
+      plte.insert(plte.end(), {static_cast<uint8_t>(i * 15), static_cast<uint8_t>(i * 7),
+                               static_cast<uint8_t>(255 - i)});
+  return png_of(frame, depth, indexed ? 3 : 0, rows, plte);
 }
 
 std::string lower(std::string s) {
@@ -281,6 +315,9 @@ void add_harness_inputs(Seeds& seeds, const std::filesystem::path& source_dir) {
     // Masks saved as grey, and as grey with alpha.
     seeds.add("png", "mask_grey.png", prefixed(2, grey_png(frame.frame, false)));
     seeds.add("png", "mask_grey_alpha.png", prefixed(2, grey_png(frame.frame, true)));
+    // Packed: a 4-bit indexed capture, a 1-bit grey mask.
+    seeds.add("png", "frame_4bit.png", prefixed(0, packed_png(frame.frame, 4, true)));
+    seeds.add("png", "mask_1bit.png", prefixed(2, packed_png(frame.frame, 1, false)));
     ++png_count;
     char* text = nullptr;
     size_t size = 0;
