@@ -198,7 +198,7 @@ std::optional<Chunks> read_chunks(std::span<const uint8_t> bytes) {
         return std::nullopt;
       c.plte = data;
       c.plte_entries = length / 3;
-      // More entries than the indices can reach: libpng drops the rest, its to judge.
+      // More entries than the indices can reach: libpng drops the rest (its judgement, not ours).
       if (c.colour_type == kIndexed && c.plte_entries > (size_t{1} << c.bit_depth))
         return std::nullopt;
     } else if (type == kIDAT) {

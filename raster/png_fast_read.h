@@ -3,9 +3,9 @@
 // 1, 2 or 4 packed to a byte), RGB or RGBA; for a mask grey too. shapevm writes its own captures
 // indexed, and so do most capture tools; PNG optimisers pack the indices of a frame of few
 // colours; screenshot tools write RGB; image editors save masks in any of these. Regression runs
-// decode one capture per case, and
-// through libpng and zlib that was over half of a run's time: zlib copies a long run of one byte
-// (a frame's empty background) a byte at a time, where libdeflate copies it a word at a time.
+// decode one capture per case, and through libpng and zlib that was over half of a run's time:
+// zlib copies a long run of one byte (a frame's empty background) a byte at a time, where
+// libdeflate copies it a word at a time.
 // An RGB capture took 2.3 ms for 640x480, most of it mapping colours through a hash map.
 //
 // Anything else, or anything this reader would have to judge (a bad CRC, a truncated or
