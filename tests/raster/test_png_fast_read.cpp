@@ -269,6 +269,19 @@ void check_same_answer(Decode decode, Reference reference, Same same) {
   if (via_decode) same(*via_decode, *via_reference);
 }
 
+// `spec` with what the fast reader leaves to libpng, one at a time: a tRNS chunk, a suggested
+// palette (in a grey image, one the format forbids), 16-bit samples, interlace, a filter type
+// that does not exist.
+std::vector<RgbSpec> declined_variants(const RgbSpec& spec) {
+  std::vector<RgbSpec> out(5, spec);
+  out[0].trns = true;
+  out[1].plte = true;
+  out[2].bit_depth = 16;
+  out[3].interlace = 1;
+  out[4].filters = {5};
+  return out;
+}
+
 // decode_png's answer and libpng's for `png` mapped onto `palette`: the same image, or the
 // same error.
 void check_decode_as_libpng(const std::vector<uint8_t>& png, const Palette& palette) {
@@ -386,21 +399,8 @@ TEST_CASE("fast PNG read: RGB captures it must leave to libpng are declined, and
         spec, colours, [](int, int) { return size_t{0}; }, [](int, int) { return uint8_t{0}; }));
   }
   SUBCASE("tRNS, a suggested palette, 16-bit samples, interlace, an unknown filter") {
-    RgbSpec trns = spec;
-    trns.trns = true;
-    check_declined(make_rgb_png(trns, colours, runs_and_noise));
-    RgbSpec plte = spec;
-    plte.plte = true;
-    check_declined(make_rgb_png(plte, colours, runs_and_noise));
-    RgbSpec deep = spec;
-    deep.bit_depth = 16;
-    check_declined(make_rgb_png(deep, colours, runs_and_noise));
-    RgbSpec laced = spec;
-    laced.interlace = 1;
-    check_declined(make_rgb_png(laced, colours, runs_and_noise));
-    RgbSpec bad = spec;
-    bad.filters = {5};
-    check_declined(make_rgb_png(bad, colours, runs_and_noise));
+    for (const RgbSpec& declined : declined_variants(spec))
+      check_declined(make_rgb_png(declined, colours, runs_and_noise));
   }
   SUBCASE("cut short anywhere") {
     const auto png = make_rgb_png(spec, colours, runs_and_noise);
@@ -540,27 +540,20 @@ TEST_CASE(
                         CHECK(decoded.palette_entries == reference.palette_entries);
                       });
   };
-  PngSpec spec;
-  spec.bit_depth = 2;
-  spec.palette_entries = 3;
-  spec.max_index = 3;  // an index past the palette
-  check_declined(make_png(spec));
-  PngSpec long_palette;  // more entries than 1-bit indices reach: libpng drops the rest
-  long_palette.bit_depth = 1;
-  long_palette.palette_entries = 3;
-  long_palette.max_index = 1;
-  check_declined(make_png(long_palette));
-  PngSpec laced;
-  laced.bit_depth = 4;
-  laced.palette_entries = 16;
-  laced.max_index = 15;
+  auto packed = [](uint8_t depth, int palette_entries, int max_index) {
+    PngSpec spec;
+    spec.bit_depth = depth;
+    spec.palette_entries = palette_entries;
+    spec.max_index = max_index;
+    return spec;
+  };
+  check_declined(make_png(packed(2, 3, 3)));  // an index past the palette
+  // More entries than 1-bit indices reach: libpng drops the rest.
+  check_declined(make_png(packed(1, 3, 1)));
+  PngSpec laced = packed(4, 16, 15);
   laced.interlace = 1;
   check_declined(make_png(laced));
-  PngSpec whole;
-  whole.bit_depth = 4;
-  whole.palette_entries = 16;
-  whole.max_index = 15;
-  const std::vector<uint8_t> png = make_png(whole);
+  const std::vector<uint8_t> png = make_png(packed(4, 16, 15));
   REQUIRE(decode_indexed8_png(png).has_value());
   for (size_t n = 0; n + 1 < png.size(); ++n)
     CHECK_FALSE(decode_indexed8_png(std::span(png.data(), n)).has_value());
@@ -711,21 +704,8 @@ TEST_CASE("fast PNG read: masks it must leave to libpng are declined, and read a
     CAPTURE(channels);
     RgbSpec spec;
     spec.channels = channels;
-    RgbSpec trns = spec;
-    trns.trns = true;
-    check_declined(make_rgb_png(trns, colours, runs_and_noise));
-    RgbSpec plte = spec;  // a suggested palette; in a grey image, one the format forbids
-    plte.plte = true;
-    check_declined(make_rgb_png(plte, colours, runs_and_noise));
-    RgbSpec deep = spec;
-    deep.bit_depth = 16;
-    check_declined(make_rgb_png(deep, colours, runs_and_noise));
-    RgbSpec laced = spec;
-    laced.interlace = 1;
-    check_declined(make_rgb_png(laced, colours, runs_and_noise));
-    RgbSpec bad = spec;
-    bad.filters = {5};
-    check_declined(make_rgb_png(bad, colours, runs_and_noise));
+    for (const RgbSpec& declined : declined_variants(spec))
+      check_declined(make_rgb_png(declined, colours, runs_and_noise));
     const auto png = make_rgb_png(spec, colours, runs_and_noise);
     REQUIRE(decode_mask8_png(png).has_value());
     for (size_t n = 0; n + 1 < png.size(); ++n)
