@@ -7,7 +7,9 @@
 #include <libdeflate.h>
 
 #include <algorithm>
-#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/bench_main.h"
@@ -16,6 +18,7 @@
 #include "core/byte_reader.h"
 #include "raster/diff_image.h"
 #include "raster/palette.h"
+#include "raster/png_fast_write.h"
 #include "raster/png_io.h"
 
 using namespace shapevm;
@@ -96,44 +99,47 @@ void BM_DecodePngIndexed(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodePngIndexed);
 
-// `png` with each chunk (its type, then its data) passed through `edit`, and its length and CRC
-// written anew.
+// `png` with each chunk's data passed through `edit(type, data)`, and written anew with its
+// length and CRC.
 template <class Edit>
 std::vector<uint8_t> with_chunks_edited(const std::vector<uint8_t>& png, Edit edit) {
-  auto put_be32 = [](std::vector<uint8_t>& out, uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
-  };
-  std::vector<uint8_t> out(png.begin(), png.begin() + 8);
+  std::vector<uint8_t> out(raster::kPngSignature.begin(), raster::kPngSignature.end());
   for (size_t at = 8; at + 12 <= png.size();) {
     const uint32_t length = load_u32_be(&png[at]);
-    std::vector<uint8_t> chunk(png.begin() + static_cast<std::ptrdiff_t>(at + 4),
-                               png.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
-    edit(chunk);
-    put_be32(out, static_cast<uint32_t>(chunk.size() - 4));
-    out.insert(out.end(), chunk.begin(), chunk.end());
-    put_be32(out, libdeflate_crc32(0, chunk.data(), chunk.size()));
+    const std::string type(png.begin() + static_cast<std::ptrdiff_t>(at + 4),
+                           png.begin() + static_cast<std::ptrdiff_t>(at + 8));
+    std::vector<uint8_t> data(png.begin() + static_cast<std::ptrdiff_t>(at + 8),
+                              png.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
+    edit(std::string_view(type), data);
+    raster::append_png_chunk(out, type, data);
     at += 12 + size_t{length};
   }
   return out;
+}
+
+// `bytes` compressed as a zlib stream by libdeflate at level 6, as a zlib-based tool's writer
+// would compress them.
+std::vector<uint8_t> zlib_level6(std::span<const uint8_t> bytes) {
+  libdeflate_compressor* c = libdeflate_alloc_compressor(6);
+  std::vector<uint8_t> stream(libdeflate_zlib_compress_bound(c, bytes.size()));
+  stream.resize(
+      libdeflate_zlib_compress(c, bytes.data(), bytes.size(), stream.data(), stream.size()));
+  libdeflate_free_compressor(c);
+  return stream;
 }
 
 // `png` with its IDAT data inflated and compressed again by libdeflate at level 6, as another
 // tool's zlib-based writer would have compressed it (the chunks otherwise as they were).
 std::vector<uint8_t> recompressed_level6(const std::vector<uint8_t>& png) {
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();
-  libdeflate_compressor* c = libdeflate_alloc_compressor(6);
-  std::vector<uint8_t> out = with_chunks_edited(png, [&](std::vector<uint8_t>& chunk) {
-    if (std::memcmp(chunk.data(), "IDAT", 4) != 0) return;
-    std::vector<uint8_t> rows(8 << 20);
-    size_t got = 0;
-    libdeflate_zlib_decompress(d, chunk.data() + 4, chunk.size() - 4, rows.data(), rows.size(),
-                               &got);
-    std::vector<uint8_t> packed(libdeflate_zlib_compress_bound(c, got));
-    packed.resize(libdeflate_zlib_compress(c, rows.data(), got, packed.data(), packed.size()));
-    chunk.resize(4);
-    chunk.insert(chunk.end(), packed.begin(), packed.end());
-  });
-  libdeflate_free_compressor(c);
+  std::vector<uint8_t> out =
+      with_chunks_edited(png, [&](std::string_view type, std::vector<uint8_t>& data) {
+        if (type != "IDAT") return;
+        std::vector<uint8_t> rows(8 << 20);
+        size_t got = 0;
+        libdeflate_zlib_decompress(d, data.data(), data.size(), rows.data(), rows.size(), &got);
+        data = zlib_level6({rows.data(), got});
+      });
   libdeflate_free_decompressor(d);
   return out;
 }
@@ -153,9 +159,8 @@ void BM_DecodePngIndexedShortPalette(benchmark::State& state) {
     uint8_t highest = 0;
     for (uint8_t index : frame.pixels()) highest = std::max(highest, index);
     return with_chunks_edited(raster::encode_indexed_png(frame, palette),
-                              [&](std::vector<uint8_t>& chunk) {
-                                if (std::memcmp(chunk.data(), "PLTE", 4) == 0)
-                                  chunk.resize(4 + 3 * (size_t{highest} + 1));
+                              [&](std::string_view type, std::vector<uint8_t>& data) {
+                                if (type == "PLTE") data.resize(3 * (size_t{highest} + 1));
                               });
   });
 }
@@ -176,21 +181,13 @@ void BM_DecodePngIndexed4Bit(benchmark::State& state) {
         rows[start + x / 2] |=
             static_cast<uint8_t>((frame.at(static_cast<int>(x), y) & 15) << (x % 2 == 0 ? 4 : 0));
     }
-    libdeflate_compressor* c = libdeflate_alloc_compressor(6);
-    std::vector<uint8_t> stream(libdeflate_zlib_compress_bound(c, rows.size()));
-    stream.resize(
-        libdeflate_zlib_compress(c, rows.data(), rows.size(), stream.data(), stream.size()));
-    libdeflate_free_compressor(c);
+    const std::vector<uint8_t> stream = zlib_level6(rows);
     // shapevm's own file of the frame, its header, palette and data made the packed image's.
     return with_chunks_edited(raster::encode_indexed_png(frame, palette),
-                              [&](std::vector<uint8_t>& chunk) {
-                                if (std::memcmp(chunk.data(), "IHDR", 4) == 0) chunk[12] = 4;
-                                if (std::memcmp(chunk.data(), "PLTE", 4) == 0)
-                                  chunk.resize(4 + 3 * 16);
-                                if (std::memcmp(chunk.data(), "IDAT", 4) == 0) {
-                                  chunk.resize(4);
-                                  chunk.insert(chunk.end(), stream.begin(), stream.end());
-                                }
+                              [&](std::string_view type, std::vector<uint8_t>& data) {
+                                if (type == "IHDR") data[8] = 4;  // the bit depth
+                                if (type == "PLTE") data.resize(3 * 16);
+                                if (type == "IDAT") data = stream;
                               });
   });
 }

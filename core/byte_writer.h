@@ -1,7 +1,8 @@
 // Little-endian integers written into byte buffers: what the writers of the engines' formats
 // (the assemblers, the container and PE writers, the builders the tests use) put their fields
 // with, so that the byte order of every format this project writes is stated in one place.
-// byte_reader.h's load_u16/load_u32 read them back.
+// byte_reader.h's load_u16/load_u32 read them back. PNG's integers, the one big-endian format
+// written here, go through append_u32_be (load_u32_be reads them).
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,11 @@ inline void append_u16(std::vector<uint8_t>& out, uint32_t v) {
 // v, low byte first.
 inline void append_u32(std::vector<uint8_t>& out, uint32_t v) {
   for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<uint8_t>(v >> shift));
+}
+
+// v, high byte first.
+inline void append_u32_be(std::vector<uint8_t>& out, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
 }
 
 namespace detail {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/byte_writer.h"
 #include "core/file_io.h"
 #include "harness/dap_server.h"
 #include "harness/program_frame.h"
@@ -19,6 +20,7 @@
 #include "interp/shp/hog.h"
 #include "interp/shp/refpack.h"
 #include "raster/diff_image.h"
+#include "raster/png_fast_write.h"
 #include "raster/png_io.h"
 #include "tests/fa/lib_builder.h"
 #include "tests/fa/pic_builder.h"
@@ -41,29 +43,20 @@ std::vector<uint8_t> prefixed(uint8_t first, std::span<const uint8_t> rest) {
 // empty.
 std::vector<uint8_t> png_of(const raster::Framebuffer& frame, uint8_t depth, uint8_t colour_type,
                             const std::vector<uint8_t>& rows, const std::vector<uint8_t>& plte) {
-  auto put_be32 = [](std::vector<uint8_t>& out, uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
-  };
-  auto put_chunk = [&](std::vector<uint8_t>& out, const char* type, std::vector<uint8_t> data) {
-    put_be32(out, static_cast<uint32_t>(data.size()));
-    data.insert(data.begin(), type, type + 4);
-    out.insert(out.end(), data.begin(), data.end());
-    put_be32(out, libdeflate_crc32(0, data.data(), data.size()));
-  };
   libdeflate_compressor* compressor = libdeflate_alloc_compressor(6);
   std::vector<uint8_t> stream(libdeflate_zlib_compress_bound(compressor, rows.size()));
   stream.resize(
       libdeflate_zlib_compress(compressor, rows.data(), rows.size(), stream.data(), stream.size()));
   libdeflate_free_compressor(compressor);
-  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<uint8_t> png(raster::kPngSignature.begin(), raster::kPngSignature.end());
   std::vector<uint8_t> header;
-  put_be32(header, static_cast<uint32_t>(frame.width()));
-  put_be32(header, static_cast<uint32_t>(frame.height()));
+  append_u32_be(header, static_cast<uint32_t>(frame.width()));
+  append_u32_be(header, static_cast<uint32_t>(frame.height()));
   header.insert(header.end(), {depth, colour_type, 0, 0, 0});
-  put_chunk(png, "IHDR", header);
-  if (!plte.empty()) put_chunk(png, "PLTE", plte);
-  put_chunk(png, "IDAT", stream);
-  put_chunk(png, "IEND", {});
+  raster::append_png_chunk(png, "IHDR", header);
+  if (!plte.empty()) raster::append_png_chunk(png, "PLTE", plte);
+  raster::append_png_chunk(png, "IDAT", stream);
+  raster::append_png_chunk(png, "IEND", {});
   return png;
 }
 

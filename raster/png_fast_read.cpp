@@ -110,6 +110,16 @@ bool unfilter_row(uint8_t filter, const uint8_t* in, const uint8_t* previous, ui
   }
 }
 
+// Row y of inflated rows of `row_bytes` bytes each behind their filter byte, unfiltered in place
+// against the row above (already unfiltered); nullptr for an unknown filter.
+template <size_t bpp>
+uint8_t* unfilter_in_place(uint8_t* rows, size_t y, size_t row_bytes) {
+  const size_t stride = row_bytes + 1;
+  uint8_t* row = rows + y * stride + 1;
+  return unfilter_row<bpp>(row[-1], row, y == 0 ? nullptr : row - stride, row, row_bytes) ? row
+                                                                                          : nullptr;
+}
+
 constexpr uint8_t kGrey = 0;
 constexpr uint8_t kRgb = 2;
 constexpr uint8_t kIndexed = 3;
@@ -253,7 +263,6 @@ template <size_t channels>
 bool map_rows(uint8_t* rows, size_t width, size_t height, const Palette& palette,
               Framebuffer& frame) {
   const size_t row_bytes = width * channels;
-  const size_t stride = row_bytes + 1;
   const ColourIndex index_of(palette);
   const std::span<uint8_t> pixels = frame.pixels();
   // Neighbouring pixels mostly share their colour (a frame's background, a flat face): the last
@@ -267,9 +276,8 @@ bool map_rows(uint8_t* rows, size_t width, size_t height, const Palette& palette
   std::array<uint8_t, kRunBytes> run{};
   for (size_t y = 0; y < height; ++y) {
     // Unfiltered where it lies, behind its filter byte; the row above is already unfiltered.
-    uint8_t* row = rows + y * stride + 1;
-    if (!unfilter_row<channels>(row[-1], row, y == 0 ? nullptr : row - stride, row, row_bytes))
-      return false;
+    uint8_t* row = unfilter_in_place<channels>(rows, y, row_bytes);
+    if (row == nullptr) return false;
     uint8_t* out = pixels.data() + y * width;
     for (size_t x = 0; x < width; ++x) {
       const uint8_t* p = row + x * channels;
@@ -320,12 +328,10 @@ template <size_t channels>
 bool mask_rows(uint8_t* rows, size_t width, size_t height, Framebuffer& mask) {
   constexpr size_t kColourBytes = channels == 2 || channels == 4 ? channels - 1 : channels;
   const size_t row_bytes = width * channels;
-  const size_t stride = row_bytes + 1;
   const std::span<uint8_t> pixels = mask.pixels();
   for (size_t y = 0; y < height; ++y) {
-    uint8_t* row = rows + y * stride + 1;
-    if (!unfilter_row<channels>(row[-1], row, y == 0 ? nullptr : row - stride, row, row_bytes))
-      return false;
+    uint8_t* row = unfilter_in_place<channels>(rows, y, row_bytes);
+    if (row == nullptr) return false;
     uint8_t* out = pixels.data() + y * width;
     if constexpr (channels == 1) {
       std::memcpy(out, row, width);
@@ -380,11 +386,9 @@ bool spread_packed_rows(uint8_t* rows, size_t width, size_t height, std::span<ui
   constexpr size_t kPerByte = 8 / depth;
   constexpr size_t kBytesPerEight = 8 / kPerByte;  // packed bytes that spread to eight samples
   const size_t row_bytes = (width + kPerByte - 1) / kPerByte;
-  const size_t stride = row_bytes + 1;
   for (size_t y = 0; y < height; ++y) {
-    uint8_t* row = rows + y * stride + 1;
-    if (!unfilter_row<1>(row[-1], row, y == 0 ? nullptr : row - stride, row, row_bytes))
-      return false;
+    uint8_t* row = unfilter_in_place<1>(rows, y, row_bytes);
+    if (row == nullptr) return false;
     uint8_t* samples = out.data() + y * width;
     size_t x = 0;
     const uint8_t* in = row;
@@ -488,7 +492,7 @@ std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes,
     return std::nullopt;
   const size_t width = c->width;
   const size_t height = c->height;
-  const size_t channels = c->colour_type == kRgba ? 4 : 3;
+  const size_t channels = channels_of(c->colour_type);
   const std::unique_ptr<uint8_t[]> rows = inflate_rows(*c, width * channels + 1);
   if (rows == nullptr) return std::nullopt;
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/byte_writer.h"
 #include "raster/frame_deflate.h"
 
 namespace shapevm::raster {
@@ -19,29 +20,27 @@ void store_u32(uint8_t* at, uint32_t v) {
   at[2] = static_cast<uint8_t>(v >> 8);
   at[3] = static_cast<uint8_t>(v);
 }
-void put_u32(std::vector<uint8_t>& out, uint32_t v) {
-  out.resize(out.size() + 4);
-  store_u32(out.data() + out.size() - 4, v);
-}
 
 // A chunk is its data's length, its type, the data, and the CRC of type and data: begin_chunk
 // writes the first two, end_chunk the CRC of everything from the type (at `type_at`) onwards.
-void begin_chunk(std::vector<uint8_t>& out, const char (&type)[5], uint32_t length) {
-  put_u32(out, length);
-  out.insert(out.end(), type, type + 4);
+void begin_chunk(std::vector<uint8_t>& out, std::string_view type, uint32_t length) {
+  if (type.size() != 4) throw std::invalid_argument("a PNG chunk type is four letters");
+  append_u32_be(out, length);
+  out.insert(out.end(), type.begin(), type.end());
 }
 void end_chunk(std::vector<uint8_t>& out, size_t type_at) {
-  put_u32(out, libdeflate_crc32(0, out.data() + type_at, out.size() - type_at));
+  append_u32_be(out, libdeflate_crc32(0, out.data() + type_at, out.size() - type_at));
 }
 
-void chunk(std::vector<uint8_t>& out, const char (&type)[5], std::span<const uint8_t> data) {
+}  // namespace
+
+void append_png_chunk(std::vector<uint8_t>& out, std::string_view type,
+                      std::span<const uint8_t> data) {
   begin_chunk(out, type, static_cast<uint32_t>(data.size()));
   const size_t type_at = out.size() - 4;
   out.insert(out.end(), data.begin(), data.end());
   end_chunk(out, type_at);
 }
-
-}  // namespace
 
 std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
                                      std::span<const uint8_t> pixels, const Palette* palette) {
@@ -62,16 +61,15 @@ std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
   }
 
   std::vector<uint8_t> out;
-  static constexpr uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  out.insert(out.end(), kSignature, kSignature + 8);
+  out.insert(out.end(), kPngSignature.begin(), kPngSignature.end());
 
   std::vector<uint8_t> header;
-  put_u32(header, width);
-  put_u32(header, height);
+  append_u32_be(header, width);
+  append_u32_be(header, height);
   // Bit depth 8; colour type 3 (indexed) or 2 (RGB); deflate; filter method 0; no interlace.
   const uint8_t rest[5] = {8, static_cast<uint8_t>(palette != nullptr ? 3 : 2), 0, 0, 0};
   header.insert(header.end(), rest, rest + 5);
-  chunk(out, "IHDR", header);
+  append_png_chunk(out, "IHDR", header);
 
   if (palette != nullptr) {
     std::array<uint8_t, 768> plte{};
@@ -80,7 +78,7 @@ std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
       plte[i * 3 + 1] = palette->colors[i].g;
       plte[i * 3 + 2] = palette->colors[i].b;
     }
-    chunk(out, "PLTE", plte);
+    append_png_chunk(out, "PLTE", plte);
   }
 
   // The zlib stream goes straight into the IDAT chunk, whose length is filled in after it.
@@ -93,7 +91,7 @@ std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
   store_u32(out.data() + length_at, static_cast<uint32_t>(compressed));
   end_chunk(out, type_at);
 
-  chunk(out, "IEND", {});
+  append_png_chunk(out, "IEND", {});
   return out;
 }
 

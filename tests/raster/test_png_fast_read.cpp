@@ -14,11 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_writer.h"
 #include "core/input_error.h"
 #include "raster/colour_index.h"
 #include "raster/diff_image.h"
 #include "raster/palette.h"
 #include "raster/png_fast_read.h"
+#include "raster/png_fast_write.h"
 #include "raster/png_io.h"
 
 namespace raster_png_fast_read_tests {
@@ -28,17 +30,11 @@ using namespace shapevm::raster;
 
 namespace {
 
-void put_be32(std::vector<uint8_t>& out, uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
-}
-
+// A chunk as the encoder writes one, its CRC's lowest bit flipped unless `good_crc`.
 void put_chunk(std::vector<uint8_t>& out, const char* type, const std::vector<uint8_t>& data,
                bool good_crc = true) {
-  put_be32(out, static_cast<uint32_t>(data.size()));
-  std::vector<uint8_t> typed(type, type + 4);
-  typed.insert(typed.end(), data.begin(), data.end());
-  out.insert(out.end(), typed.begin(), typed.end());
-  put_be32(out, libdeflate_crc32(0, typed.data(), typed.size()) ^ (good_crc ? 0u : 1u));
+  append_png_chunk(out, type, data);
+  if (!good_crc) out.back() ^= 1;
 }
 
 uint8_t paeth(int a, int b, int c) {
@@ -146,10 +142,10 @@ std::vector<uint8_t> make_png(const PngSpec& spec) {
   std::vector<uint8_t> stream = zlib(scan);
   stream.resize(stream.size() - spec.stream_bytes_dropped);
 
-  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<uint8_t> png(kPngSignature.begin(), kPngSignature.end());
   std::vector<uint8_t> ihdr;
-  put_be32(ihdr, static_cast<uint32_t>(spec.width));
-  put_be32(ihdr, static_cast<uint32_t>(spec.height));
+  append_u32_be(ihdr, static_cast<uint32_t>(spec.width));
+  append_u32_be(ihdr, static_cast<uint32_t>(spec.height));
   ihdr.insert(ihdr.end(), {spec.bit_depth, 3, 0, 0, spec.interlace});
   put_chunk(png, "IHDR", ihdr);
   if (spec.ancillary) put_chunk(png, "tEXt", {'A', 0, 'b'});
@@ -227,10 +223,10 @@ std::vector<uint8_t> make_rgb_png(const RgbSpec& spec, const std::vector<Rgb>& c
   }
   const std::vector<uint8_t> stream = zlib(scan);
 
-  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  std::vector<uint8_t> png(kPngSignature.begin(), kPngSignature.end());
   std::vector<uint8_t> ihdr;
-  put_be32(ihdr, static_cast<uint32_t>(spec.width));
-  put_be32(ihdr, static_cast<uint32_t>(spec.height));
+  append_u32_be(ihdr, static_cast<uint32_t>(spec.width));
+  append_u32_be(ihdr, static_cast<uint32_t>(spec.height));
   constexpr uint8_t kColourType[] = {0, 0, 4, 2, 6};  // by channels: grey, grey+alpha, RGB, RGBA
   ihdr.insert(ihdr.end(), {spec.bit_depth, kColourType[spec.channels], 0, 0, spec.interlace});
   put_chunk(png, "IHDR", ihdr);
