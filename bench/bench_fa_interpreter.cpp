@@ -174,12 +174,41 @@ void BM_RenderGeometry640x480Steady(benchmark::State& state) {
 }
 BENCHMARK(BM_RenderGeometry640x480Steady);
 
-void BM_RenderGeneratedCorpus(benchmark::State& state) {
+const std::vector<fa::Shape>& generated_corpus() {
   static const std::vector<fa::Shape> corpus = [] {
     std::vector<fa::Shape> v;
     for (uint32_t i = 0; i < 1275; ++i) v.push_back(bench::generated_fa_shape(i));
     return v;
   }();
+  return corpus;
+}
+
+// What a fresh frame pays before its first opcode: the interpreter made for a shape (the static
+// walk, and the vertices, LOD thresholds and x86 regions it finds), for the 400-face shape and
+// for each shape of the generated corpus. A run then decodes the instructions it reaches.
+void BM_OpenGeometryShape(benchmark::State& state) {
+  const fa::Shape& shape = geometry_shape();
+  for (auto _ : state) {
+    fa::Interpreter interp(shape);
+    benchmark::DoNotOptimize(interp.lod_thresholds().data());
+  }
+}
+BENCHMARK(BM_OpenGeometryShape)->Unit(benchmark::kMicrosecond);
+
+void BM_OpenGeneratedCorpus(benchmark::State& state) {
+  const std::vector<fa::Shape>& corpus = generated_corpus();
+  for (auto _ : state) {
+    for (const auto& shape : corpus) {
+      fa::Interpreter interp(shape);
+      benchmark::DoNotOptimize(interp.lod_thresholds().data());
+    }
+  }
+  state.counters["shapes"] = static_cast<double>(corpus.size());
+}
+BENCHMARK(BM_OpenGeneratedCorpus)->Unit(benchmark::kMillisecond);
+
+void BM_RenderGeneratedCorpus(benchmark::State& state) {
+  const std::vector<fa::Shape>& corpus = generated_corpus();
   fa::RunState rs;
   for (auto _ : state) {
     uint64_t faces = 0;
