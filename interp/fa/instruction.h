@@ -60,6 +60,9 @@ struct DecodeError {
 // GCC 12 reports a false maybe-uninitialized on optional<Instruction> at -O2.)
 bool decode_instruction(std::span<const uint8_t> code, uint32_t off, Instruction& insn,
                         DecodeError& error);
+// The size decode_instruction finds for the instruction at `off`, without its links: 0 where
+// decode_instruction fails, with the same `error`.
+uint32_t instruction_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error);
 
 // How PtrToObjEnd's operand is read. The seed: an absolute CODE offset. OpenFA and T.O.R.E.,
 // tested on real files: relative to the end of the 4-byte instruction. See docs/fa.md.

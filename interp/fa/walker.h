@@ -60,6 +60,20 @@ struct WalkResult {
 
 WalkResult walk_shape(const Shape& shape, const WalkOptions& options = {});
 
+// One item of a walk as its outline gives it: walk_shape's item without the decoded instruction.
+struct OutlineItem {
+  ItemKind kind;
+  uint8_t op;  // kInstruction: the opcode byte (0 for the other kinds)
+  uint32_t offset;
+  uint32_t size;
+};
+// walk_shape's items, each as its kind, extent and opcode, in the same order: the same walk
+// without decoding any instruction's links or keeping diagnostics, for a reader that needs only
+// where the instructions lie (an interpreter's vertex buffers, LOD thresholds and x86 regions).
+std::vector<OutlineItem> walk_outline(const Shape& shape, const WalkOptions& options = {});
+// The outline of a walk already made: each of its items as walk_outline gives it.
+std::vector<OutlineItem> outline_of(const WalkResult& walk);
+
 // Both readings of every PtrToObjEnd (0xF2) in a walk, and whether each lands on an EndObject
 // byte (0x00) inside CODE: what `info` reports so real files can settle the dispute.
 struct ObjEndReport {

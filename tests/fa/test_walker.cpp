@@ -1,10 +1,12 @@
 // The static walker: header (FA-03/FA-04), the skip protocol (FA-17), PtrToObjEnd's two readings
-// (FA-12), x86 regions bounded by relocation anchors, ShortEOF runs (FA-35) and diagnostics.
+// (FA-12), x86 regions bounded by relocation anchors, ShortEOF runs (FA-35) and diagnostics; the
+// walk's outline against the whole walk.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "core/input_error.h"
+#include "interp/fa/generator.h"
 #include "interp/fa/shape_info.h"
 #include "tests/fa/shape_text.h"
 
@@ -13,6 +15,7 @@ namespace fa_walker_tests {
 using namespace shapevm;
 using namespace shapevm::fa;
 using shapevm::testing::build_shape;
+using shapevm::testing::BuiltShape;
 using shapevm::testing::item_kinds;
 using shapevm::testing::with_header;
 
@@ -173,6 +176,98 @@ TEST_CASE("walker: an unknown opcode or a truncated instruction is an error with
   WalkResult tw = walk_shape(t.shape);
   REQUIRE(tw.has_errors());
   CHECK(tw.diagnostics[0].message.find("VertexBuffer") != std::string::npos);
+}
+
+namespace {
+
+// One item a line: kind, opcode, offset, size.
+std::string item_line(ItemKind kind, uint8_t op, uint32_t offset, uint32_t size) {
+  return std::to_string(static_cast<int>(kind)) + " " + std::to_string(op) + " " +
+         std::to_string(offset) + "+" + std::to_string(size) + "\n";
+}
+std::string outline_text(const std::vector<OutlineItem>& items) {
+  std::string out;
+  for (const auto& item : items) out += item_line(item.kind, item.op, item.offset, item.size);
+  return out;
+}
+std::string walk_text(const WalkResult& walk) {
+  std::string out;
+  for (const auto& item : walk.items)
+    out += item_line(item.kind, item.kind == ItemKind::kInstruction ? item.insn->op : 0,
+                     item.offset, item.size);
+  return out;
+}
+
+// walk_outline, and outline_of the whole walk, against the whole walk's items, under both
+// readings of PtrToObjEnd; returns how many items the absolute reading has.
+size_t check_outline(const Shape& shape) {
+  size_t items = 0;
+  for (const auto reading : {ObjEndReading::kAbsolute, ObjEndReading::kRelative}) {
+    const WalkOptions options{reading};
+    const WalkResult whole = walk_shape(shape, options);
+    const std::string expected = walk_text(whole);
+    CHECK(outline_text(walk_outline(shape, options)) == expected);
+    CHECK(outline_text(outline_of(whole)) == expected);
+    if (reading == ObjEndReading::kAbsolute) items = whole.items.size();
+  }
+  return items;
+}
+
+}  // namespace
+
+TEST_CASE("the walk's outline lists the whole walk's items: kinds, opcodes and extents") {
+  SUBCASE("the skip protocol, x86 regions and ShortEOF runs (FA-17, FA-18, FA-35)") {
+    CHECK(check_outline(build_shape(with_header(R"(
+    PtrToObjEnd @end
+    Jump @after
+    EndObject
+    .db 11 22 33
+after:
+    ShortEOF
+    ShortEOF
+end:
+    EndObject
+    .db 01 02 03 02 01
+)"))
+                            .shape) == 6);
+    CHECK(check_outline(
+              build_shape(with_header("ShortEOF\n ShortEOF\n ShortEOF\n EndShape\n")).shape) == 5);
+    CHECK(check_outline(build_shape(with_header(R"(
+    X86Code
+    x86 66 83 3d {_PLgearDown} 01
+    x86 75 11
+    x86 68 {arm} 68 {do_start_interp} c3
+arm:
+    Unmask @frag
+    X86Code
+    x86 68 {join} 68 {do_start_interp} c3
+join:
+    ShortEOF
+frag:
+    ShortEOF
+    EndObject
+    .stub _PLgearDown
+    .stub do_start_interp
+)",
+                                                ".import _PLgearDown\n.import do_start_interp\n"))
+                            .shape) == 11);
+  }
+  SUBCASE("what does not decode: an unknown opcode, a truncation, an overrun of the trampolines") {
+    CHECK(check_outline(build_shape(with_header(".db 02 00 00\n ShortEOF\n")).shape) == 2);
+    CHECK(check_outline(build_shape(with_header(".db 82 00 05 00 00 00 01 02\n")).shape) == 2);
+    const BuiltShape overrun = build_shape(
+        with_header(".db 82 00 01 00 00 00 01 00\n .stub _PLgearDown\n", ".import _PLgearDown\n"));
+    const WalkResult overrun_walk = walk_shape(overrun.shape);
+    REQUIRE(overrun_walk.has_errors());
+    CHECK(overrun_walk.diagnostics[0].message.find("before the trampolines") != std::string::npos);
+    CHECK(check_outline(overrun.shape) == 3);
+  }
+  SUBCASE("the generated corpus, stress profile (x86 guards, LODs, frames, planes)") {
+    size_t items = 0;
+    for (uint32_t i = 0; i < 200; ++i)
+      items += check_outline(build_shape(generate_fa_shape(3, i, GeneratorProfile::kStress)).shape);
+    CHECK(items > 10000);
+  }
 }
 
 TEST_CASE(
