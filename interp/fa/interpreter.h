@@ -106,8 +106,14 @@ class Interpreter {
  private:
   friend class MachineAccess;
   struct Machine;
+  // The interpreter's vertices, LOD thresholds and x86 regions, from a walk's items.
+  void take_walk_facts(const std::vector<OutlineItem>& items);
+  // The whole walk, made on first use (--merged) unless one was shared at construction.
+  const WalkResult& walk();
+
   const Shape& shape_;
-  std::shared_ptr<const WalkResult> walk_;  // never null
+  WalkOptions walk_options_;                // how walk() walks the shape
+  std::shared_ptr<const WalkResult> walk_;  // shared, or made by walk(); null before
   std::vector<uint16_t> lod_thresholds_;
   std::vector<std::array<int16_t, 3>> model_vertices_;  // every VertexBuffer's, in code order
   std::map<uint32_t, uint32_t> x86_ends_;               // X86Code offset -> end of its x86 region
