@@ -37,45 +37,56 @@ std::vector<shapevm::ListingLine> listing_lines_of(const Listing& listing) {
 FaProgram::FaProgram(Shape shape, const OpenOptions& options)
     : shape_(std::make_unique<Shape>(std::move(shape))),
       walk_options_(walk_options_for(options.state)),
-      walk_(std::make_shared<const WalkResult>(walk_shape(*shape_, walk_options_))),
-      info_(analyze_shape(*shape_, *walk_)),
       palette_path_(options.palette),
       textures_path_(options.textures) {}
 
 FaProgram::~FaProgram() = default;
 
+const WalkResult& FaProgram::walk() const {
+  if (!walk_) walk_ = std::make_shared<const WalkResult>(walk_shape(*shape_, walk_options_));
+  return *walk_;
+}
+
+const ShapeInfo& FaProgram::info() const {
+  if (!info_) info_ = analyze_shape(*shape_, walk());
+  return *info_;
+}
+
 Interpreter& FaProgram::interpreter() const {
-  if (!interp_) interp_ = std::make_unique<Interpreter>(*shape_, walk_);
+  if (!interp_) {
+    interp_ = walk_ ? std::make_unique<Interpreter>(*shape_, walk_)
+                    : std::make_unique<Interpreter>(*shape_, walk_options_);
+  }
   return *interp_;
 }
 
 std::string FaProgram::summary() const {
-  return shape_summary_line(*shape_, info_);
+  return shape_summary_line(*shape_, info());
 }
 
 std::string FaProgram::info_text() const {
-  return shape_info_text(*shape_, *walk_, info_);
+  return shape_info_text(*shape_, walk(), info());
 }
 
 nlohmann::json FaProgram::info_json() const {
-  return shape_info_json(*shape_, *walk_, info_);
+  return shape_info_json(*shape_, walk(), info());
 }
 
 std::string FaProgram::listing_text() const {
-  return render_listing_text(*shape_, make_listing(*shape_, *walk_));
+  return render_listing_text(*shape_, make_listing(*shape_, walk()));
 }
 
 nlohmann::json FaProgram::listing_json() const {
-  return render_listing_json(*shape_, make_listing(*shape_, *walk_, true));
+  return render_listing_json(*shape_, make_listing(*shape_, walk(), true));
 }
 
 std::vector<shapevm::ListingLine> FaProgram::listing_lines() const {
-  return listing_lines_of(make_listing(*shape_, *walk_));
+  return listing_lines_of(make_listing(*shape_, walk()));
 }
 
 std::vector<std::string> FaProgram::static_errors() const {
   std::vector<std::string> out;
-  for (const auto& d : walk_->diagnostics) {
+  for (const auto& d : walk().diagnostics) {
     if (d.level != WalkDiagnostic::Level::kError) continue;
     out.push_back(fmt::format("{}: offset 0x{:x} (CODE offset 0x{:x}): {}", shape_->source(),
                               shape_->file_offset(d.offset), d.offset, d.message));
@@ -85,8 +96,9 @@ std::vector<std::string> FaProgram::static_errors() const {
 
 std::vector<Knob> FaProgram::knobs() const {
   std::vector<std::pair<std::string, std::vector<int64_t>>> compared;
-  for (const auto& [name, values] : info_.articulations.inputs)
-    compared.emplace_back(name, info_.articulations.distinct_values(name));
+  const ShapeInfo& shape_info = info();
+  for (const auto& [name, values] : shape_info.articulations.inputs)
+    compared.emplace_back(name, shape_info.articulations.distinct_values(name));
   return shape_knobs(*shape_, compared);
 }
 

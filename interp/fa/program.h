@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,14 @@ class FaProgram : public Program {
  private:
   std::unique_ptr<Shape> shape_;  // stable address: the interpreter keeps a reference
   WalkOptions walk_options_;
-  std::shared_ptr<const WalkResult> walk_;  // shared with the interpreter, never null
-  ShapeInfo info_;
+  // The whole walk and what info reports, made on first use (info, listing, static errors,
+  // knobs, the summary line): rendering, tracing or a regress case needs neither, and an
+  // interpreter made before them takes only the walk's outline. Shared with an interpreter made
+  // after.
+  const WalkResult& walk() const;
+  const ShapeInfo& info() const;
+  mutable std::shared_ptr<const WalkResult> walk_;
+  mutable std::optional<ShapeInfo> info_;
   // Made on first use: describing or listing a shape (`info`, `disasm` over a corpus) never
   // runs it, and a run's pre-decoded table alone takes 16 bytes per CODE byte.
   mutable std::unique_ptr<Interpreter> interp_;

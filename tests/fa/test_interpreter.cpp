@@ -2,9 +2,16 @@
 // Each case cites the FACTS-CHECKLIST IDs it pins.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "harness/trace_writer.h"
 #include "interp/fa/branch_kinds.h"
+#include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
 #include "interp/fa/precision_shift.h"
+#include "interp/fa/program.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
 
@@ -634,6 +641,54 @@ b:
     CHECK(t.op_events.size() == w.op_events.size());
     CHECK(t.end.reason == w.end.reason);
   }
+}
+
+namespace {
+
+// A program's run as its JSON Lines trace (every op).
+std::string program_trace(FaProgram& program, const StateRequest& state) {
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  REQUIRE(out != nullptr);
+  {
+    harness::TraceWriter writer(out);
+    program.run(state, writer, nullptr);
+  }
+  std::fclose(out);
+  std::string trace(text, size);
+  std::free(text);
+  return trace;
+}
+
+}  // namespace
+
+TEST_CASE("a program walks its shape whole only when described: runs before and after agree") {
+  // A program run first makes its interpreter from the walk's outline (and a --merged run walks
+  // whole inside it); one described first shares its whole walk with the interpreter it makes.
+  StateRequest plain;
+  StateRequest merged;
+  merged.options.push_back({"merged", "1"});
+  StateRequest skipping;
+  skipping.options.push_back({"no-x86", "1"});
+  size_t x86_shapes = 0, lod_shapes = 0;
+  for (uint32_t i = 0; i < 60; ++i) {
+    const auto assembled =
+        assemble_fa(generate_fa_shape(3, i, GeneratorProfile::kStress), "gen.fas");
+    FaProgram run_first(load_shape(assembled.file, "gen.SH"), {});
+    FaProgram described_first(load_shape(assembled.file, "gen.SH"), {});
+    const std::string info = described_first.info_text();
+    for (const StateRequest* state : {&plain, &merged, &skipping}) {
+      INFO("shape " << i << " state " << state->options.size());
+      CHECK(program_trace(run_first, *state) == program_trace(described_first, *state));
+    }
+    CHECK(run_first.info_text() == info);
+    const auto json = described_first.info_json();
+    x86_shapes += json["x86_blocks"].get<int>() > 0;
+    lod_shapes += json["lod_sites"].get<int>() > 0;
+  }
+  CHECK(x86_shapes > 0);
+  CHECK(lod_shapes > 0);
 }
 
 }  // namespace fa_interpreter_tests
