@@ -1,9 +1,13 @@
 // Fighters Anthology targets: the shape reader and its walk, the interpreter with and without the
 // x86 sandbox, EALIB containers with DCL, and the PIC, PAL and texture-library readers.
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/input_error.h"
 #include "fuzz/target_support.h"
 #include "fuzz/targets_by_engine.h"
 #include "interp/common/registry.h"
@@ -13,12 +17,41 @@
 #include "interp/fa/pic.h"
 #include "interp/fa/shape_input.h"
 #include "interp/fa/textures.h"
+#include "interp/fa/walker.h"
 
 namespace shapevm::fuzzing {
 
-// The bytes as a .SH shape (or an EALIB holding shapes): container, header, walk, listing, info.
+namespace {
+
+bool same_item(const fa::OutlineItem& a, const fa::OutlineItem& b) {
+  return a.kind == b.kind && a.op == b.op && a.offset == b.offset && a.size == b.size;
+}
+
+// The outline an interpreter reads must list exactly the items of the whole walk, both readings
+// of PtrToObjEnd.
+void check_outline(std::span<const uint8_t> data) {
+  std::optional<fa::Shape> shape;
+  try {
+    shape.emplace(fa::load_shape(data, kFuzzSource));
+  } catch (const InputError&) {
+    return;  // not a shape by itself (an EALIB, or malformed): the walk never sees it
+  }
+  for (const auto reading : {fa::ObjEndReading::kAbsolute, fa::ObjEndReading::kRelative}) {
+    const fa::WalkOptions options{reading};
+    const auto outline = fa::walk_outline(*shape, options);
+    const auto whole = fa::outline_of(fa::walk_shape(*shape, options));
+    if (!std::equal(outline.begin(), outline.end(), whole.begin(), whole.end(), same_item))
+      throw std::logic_error("the walk's outline and the whole walk list different items");
+  }
+}
+
+}  // namespace
+
+// The bytes as a .SH shape (or an EALIB holding shapes): container, header, walk, listing, info;
+// a shape's walk outline against its whole walk.
 bool fuzz_fa_shape(std::span<const uint8_t> data) {
   open_describe_run(engine_named("fa"), data, 0, false);
+  check_outline(data);
   return true;
 }
 
