@@ -54,9 +54,11 @@ TEST_CASE("FA-03: a CODE section that does not start with FF FF, or is too short
   CHECK_THROWS_AS(parse_header(std::vector<uint8_t>{0xFF, 0xFF, 0, 0}, "short", 0), InputError);
 }
 
-TEST_CASE(
-    "FA-17: EndObject before PtrToObjEnd's target skips to it; at the target it ends the object") {
-  auto b = build_shape(with_header(R"(
+namespace {
+
+// PtrToObjEnd, then an EndObject before its target (skipped to it) and one at it (the end).
+std::string skip_protocol_text() {
+  return with_header(R"(
     PtrToObjEnd @end
     Jump @after
     EndObject
@@ -66,7 +68,14 @@ after:
 end:
     EndObject
     .db 01 02 03 02 01
-)"));
+)");
+}
+
+}  // namespace
+
+TEST_CASE(
+    "FA-17: EndObject before PtrToObjEnd's target skips to it; at the target it ends the object") {
+  auto b = build_shape(skip_protocol_text());
   WalkResult walk = walk_shape(b.shape);
   CHECK(walk.diagnostics.empty());
   CHECK(item_kinds(walk) == std::vector<std::string>{"header@0+14", "PtrToObjEnd@14+4", "Jump@18+4",
@@ -124,8 +133,12 @@ TEST_CASE("info: instructions counted per mnemonic, in name order, in text and J
   CHECK(json["opcodes"] == nlohmann::json{{"EndObject", 1}, {"PtrToObjEnd", 1}, {"ShortEOF", 1}});
 }
 
-TEST_CASE("FA-18/FA-21: an x86 region runs from after F0 00 to the next relocation target") {
-  auto b = build_shape(with_header(R"(
+namespace {
+
+// Two x86 blocks, each region ending at a relocation target (the Unmask after the first, the
+// ShortEOF after the second), then two trampolines.
+std::string two_x86_regions_text() {
+  return with_header(R"(
     X86Code
     x86 66 83 3d {_PLgearDown} 01
     x86 75 11
@@ -142,7 +155,13 @@ frag:
     .stub _PLgearDown
     .stub do_start_interp
 )",
-                                   ".import _PLgearDown\n.import do_start_interp\n"));
+                     ".import _PLgearDown\n.import do_start_interp\n");
+}
+
+}  // namespace
+
+TEST_CASE("FA-18/FA-21: an x86 region runs from after F0 00 to the next relocation target") {
+  auto b = build_shape(two_x86_regions_text());
   WalkResult walk = walk_shape(b.shape);
   CHECK(walk.diagnostics.empty());
   CHECK(item_kinds(walk) == std::vector<std::string>{"header@0+14", "X86Code@14+2", "x86@16+21",
@@ -217,40 +236,10 @@ size_t check_outline(const Shape& shape) {
 
 TEST_CASE("the walk's outline lists the whole walk's items: kinds, opcodes and extents") {
   SUBCASE("the skip protocol, x86 regions and ShortEOF runs (FA-17, FA-18, FA-35)") {
-    CHECK(check_outline(build_shape(with_header(R"(
-    PtrToObjEnd @end
-    Jump @after
-    EndObject
-    .db 11 22 33
-after:
-    ShortEOF
-    ShortEOF
-end:
-    EndObject
-    .db 01 02 03 02 01
-)"))
-                            .shape) == 6);
+    CHECK(check_outline(build_shape(skip_protocol_text()).shape) == 6);
     CHECK(check_outline(
               build_shape(with_header("ShortEOF\n ShortEOF\n ShortEOF\n EndShape\n")).shape) == 5);
-    CHECK(check_outline(build_shape(with_header(R"(
-    X86Code
-    x86 66 83 3d {_PLgearDown} 01
-    x86 75 11
-    x86 68 {arm} 68 {do_start_interp} c3
-arm:
-    Unmask @frag
-    X86Code
-    x86 68 {join} 68 {do_start_interp} c3
-join:
-    ShortEOF
-frag:
-    ShortEOF
-    EndObject
-    .stub _PLgearDown
-    .stub do_start_interp
-)",
-                                                ".import _PLgearDown\n.import do_start_interp\n"))
-                            .shape) == 11);
+    CHECK(check_outline(build_shape(two_x86_regions_text()).shape) == 11);
   }
   SUBCASE("what does not decode: an unknown opcode, a truncation, an overrun of the trampolines") {
     CHECK(check_outline(build_shape(with_header(".db 02 00 00\n ShortEOF\n")).shape) == 2);
