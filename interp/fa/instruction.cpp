@@ -216,8 +216,8 @@ namespace {
 
 // The size of the instruction at `off` whose opcode `info` describes, by the opcode table's rule:
 // decode_instruction's first half, which the walk's outline (walk_outline) takes alone.
-// Inlined into both (GCC kept one call of it out of line, a tenth of an outline's time): 0
-// with `error` filled when the bytes run out or the size is unknown.
+// Inlined into both (GCC kept one call of it out of line): 0 with `error` filled when the bytes
+// run out or the size is unknown.
 [[gnu::always_inline]] inline uint32_t size_by_rule(std::span<const uint8_t> code, uint32_t off,
                                                     const OpcodeInfo& info, DecodeError& error) {
   const std::string_view mnemonic = info.mnemonic;

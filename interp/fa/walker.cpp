@@ -120,7 +120,7 @@ class Walker {
     bool ended = false;
     bool after_short_eof = false;
     // Written only where an instruction does not decode, and read only then: made once, not once
-    // an instruction (its string's set-up and tear-down were a twentieth of an outline).
+    // an instruction (its string's set-up and tear-down were a sixteenth of an outline).
     DecodeError error;
     while (pos < stub_area) {
       if (ended) {
