@@ -2,7 +2,7 @@
 // (the assemblers, the container and PE writers, the builders the tests use) put their fields
 // with, so that the byte order of every format this project writes is stated in one place.
 // byte_reader.h's load_u16/load_u32 read them back. PNG's integers, the one big-endian format
-// written here, go through append_u32_be (load_u32_be reads them).
+// written here, go through append_u32_be and put_u32_be (load_u32_be reads them).
 #pragma once
 
 #include <cstddef>
@@ -50,6 +50,12 @@ inline void put_u16(std::span<uint8_t> out, size_t at, uint32_t v) {
 inline void put_u32(std::span<uint8_t> out, size_t at, uint32_t v) {
   detail::require_field(out, at, 4);
   for (size_t i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// Overwrites the four bytes at `at` with v, high byte first (PNG's lengths).
+inline void put_u32_be(std::span<uint8_t> out, size_t at, uint32_t v) {
+  detail::require_field(out, at, 4);
+  for (size_t i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(v >> (24 - 8 * i));
 }
 
 }  // namespace shapevm

@@ -321,11 +321,12 @@ void ones_where_nonzero(std::span<uint8_t> bytes) {
   for (; i < bytes.size(); ++i) bytes[i] = bytes[i] != 0 ? 1 : 0;
 }
 
-// Unfilters the inflated rows of `channels`-byte pixels in place and writes 1 into `mask` where
-// a pixel's colour bytes (all but an alpha byte) are not all zero, 0 where they are. False for
-// an unknown filter.
+// Unfilters the inflated rows of `channels`-byte pixels (grey and alpha, RGB or RGBA) in place
+// and writes 1 into `mask` where a pixel's colour bytes (all but an alpha byte) are not all zero,
+// 0 where they are. False for an unknown filter.
 template <size_t channels>
 bool mask_rows(uint8_t* rows, size_t width, size_t height, Framebuffer& mask) {
+  static_assert(channels >= 2);
   constexpr size_t kColourBytes = channels == 2 || channels == 4 ? channels - 1 : channels;
   const size_t row_bytes = width * channels;
   const std::span<uint8_t> pixels = mask.pixels();
@@ -333,23 +334,16 @@ bool mask_rows(uint8_t* rows, size_t width, size_t height, Framebuffer& mask) {
     uint8_t* row = unfilter_in_place<channels>(rows, y, row_bytes);
     if (row == nullptr) return false;
     uint8_t* out = pixels.data() + y * width;
-    if constexpr (channels == 1) {
-      std::memcpy(out, row, width);
-      ones_where_nonzero({out, width});
-    } else {
-      // A pixel's colour bytes tested in one little-endian load of four (the first byte lowest);
-      // byte by byte, or-ed together, the test took half of reading an RGB mask. The
-      // row's last pixel is read byte by byte: four bytes from an RGB one would pass the buffer.
-      constexpr uint32_t kColour = (uint32_t{1} << (8 * kColourBytes)) - 1;
-      size_t x = 0;
-      for (; x + 1 < width; ++x) {
-        out[x] = (load_u32(row + x * channels) & kColour) != 0 ? 1 : 0;
-      }
-      const uint8_t* p = row + x * channels;
-      uint8_t any = p[0];
-      for (size_t k = 1; k < kColourBytes; ++k) any |= p[k];
-      out[x] = any != 0 ? 1 : 0;
-    }
+    // A pixel's colour bytes tested in one little-endian load of four (the first byte lowest);
+    // byte by byte, or-ed together, the test took half of reading an RGB mask. The row's last
+    // pixel is read byte by byte: four bytes from an RGB one would pass the buffer.
+    constexpr uint32_t kColour = (uint32_t{1} << (8 * kColourBytes)) - 1;
+    size_t x = 0;
+    for (; x + 1 < width; ++x) out[x] = (load_u32(row + x * channels) & kColour) != 0 ? 1 : 0;
+    const uint8_t* p = row + x * channels;
+    uint8_t any = p[0];
+    for (size_t k = 1; k < kColourBytes; ++k) any |= p[k];
+    out[x] = any != 0 ? 1 : 0;
   }
   return true;
 }
@@ -427,6 +421,22 @@ bool read_packed(const Chunks& c, std::span<uint8_t> out) {
   }
 }
 
+// The rows of one-byte or packed samples (an indexed or grey image) in `c`, one byte a sample
+// into `out` (width * height bytes); false when the stream or a filter is bad.
+bool read_samples(const Chunks& c, std::span<uint8_t> out) {
+  if (c.bit_depth != 8) return read_packed(c, out);
+  const size_t width = c.width;
+  const size_t stride = width + 1;  // the filter byte, then one byte per pixel
+  const std::unique_ptr<uint8_t[]> filtered = inflate_rows(c, stride);
+  if (filtered == nullptr) return false;
+  for (size_t y = 0; y < c.height; ++y) {
+    const uint8_t* in = filtered.get() + y * stride;
+    uint8_t* row = out.data() + y * width;
+    if (!unfilter_row<1>(in[0], in + 1, y == 0 ? nullptr : row - width, row, width)) return false;
+  }
+  return true;
+}
+
 // The highest of `bytes`, sixteen at a time in a vector of running maxima (GCC's and Clang's
 // vector extension: one PMAXUB with SSE2). One running maximum carried from byte to byte was a
 // chain of dependent selects, 0.18 ms of a 640x480 frame, seven times the rest of reading it,
@@ -457,19 +467,7 @@ std::optional<IndexedImage> indexed_image(const std::optional<Chunks>& c) {
   IndexedImage image{Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height)),
                      Palette{}, static_cast<int>(c->plte_entries)};
   const std::span<uint8_t> pixels = image.frame.pixels();
-  if (c->bit_depth != 8) {
-    if (!read_packed(*c, pixels)) return std::nullopt;
-  } else {
-    const size_t stride = width + 1;  // the filter byte, then one byte per pixel
-    const std::unique_ptr<uint8_t[]> filtered = inflate_rows(*c, stride);
-    if (filtered == nullptr) return std::nullopt;
-    for (size_t y = 0; y < height; ++y) {
-      const uint8_t* in = filtered.get() + y * stride;
-      uint8_t* out = pixels.data() + y * width;
-      if (!unfilter_row<1>(in[0], in + 1, y == 0 ? nullptr : out - width, out, width))
-        return std::nullopt;
-    }
-  }
+  if (!read_samples(*c, pixels)) return std::nullopt;
   if (c->plte_entries < 256 && highest_byte(pixels) >= c->plte_entries)
     return std::nullopt;  // libpng's to judge
   for (size_t i = 0; i < c->plte_entries; ++i)
@@ -477,15 +475,8 @@ std::optional<IndexedImage> indexed_image(const std::optional<Chunks>& c) {
   return image;
 }
 
-}  // namespace
-
-std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) {
-  return indexed_image(read_chunks(bytes));
-}
-
-std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes,
-                                            const Palette& palette) {
-  const std::optional<Chunks> c = read_chunks(bytes);
+// The image of an RGB or RGBA PNG's chunks mapped onto `palette`, or nullopt (decode_rgb8_png).
+std::optional<IndexedImage> rgb_image(const std::optional<Chunks>& c, const Palette& palette) {
   // A suggested palette or a transparent colour is libpng's to handle.
   if (!c || (c->colour_type != kRgb && c->colour_type != kRgba) || c->plte != nullptr ||
       c->has_trns)
@@ -505,6 +496,25 @@ std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes,
   return image;
 }
 
+}  // namespace
+
+std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes) {
+  return indexed_image(read_chunks(bytes));
+}
+
+std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes,
+                                            const Palette& palette) {
+  return rgb_image(read_chunks(bytes), palette);
+}
+
+std::optional<IndexedImage> decode_png8(std::span<const uint8_t> bytes,
+                                        const Palette* rgb_palette) {
+  const std::optional<Chunks> c = read_chunks(bytes);
+  if (c && c->colour_type == kIndexed) return indexed_image(c);
+  if (rgb_palette != nullptr) return rgb_image(c, *rgb_palette);
+  return std::nullopt;
+}
+
 std::optional<Framebuffer> decode_mask8_png(std::span<const uint8_t> bytes) {
   const std::optional<Chunks> c = read_chunks(bytes);
   if (!c) return std::nullopt;
@@ -518,24 +528,18 @@ std::optional<Framebuffer> decode_mask8_png(std::span<const uint8_t> bytes) {
   if (c->plte != nullptr || c->has_trns) return std::nullopt;
   const size_t width = c->width;
   const size_t height = c->height;
-  if (c->bit_depth != 8) {
-    // Packed grey: libpng scales a sample to 8 bits, which keeps zero zero and nothing else.
-    Framebuffer mask =
-        Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height));
-    if (!read_packed(*c, mask.pixels())) return std::nullopt;
+  Framebuffer mask = Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height));
+  if (c->colour_type == kGrey) {
+    // libpng scales a packed sample to 8 bits, which keeps zero zero and nothing else.
+    if (!read_samples(*c, mask.pixels())) return std::nullopt;
     ones_where_nonzero(mask.pixels());
     return mask;
   }
   const size_t channels = channels_of(c->colour_type);
   const std::unique_ptr<uint8_t[]> rows = inflate_rows(*c, width * channels + 1);
   if (rows == nullptr) return std::nullopt;
-
-  Framebuffer mask = Framebuffer::for_overwrite(static_cast<int>(width), static_cast<int>(height));
   bool read = false;
   switch (channels) {
-    case 1:
-      read = mask_rows<1>(rows.get(), width, height, mask);
-      break;
     case 2:
       read = mask_rows<2>(rows.get(), width, height, mask);
       break;

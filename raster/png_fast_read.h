@@ -32,6 +32,10 @@ std::optional<IndexedImage> decode_indexed8_png(std::span<const uint8_t> bytes);
 // decodes the file and names the pixel.
 std::optional<IndexedImage> decode_rgb8_png(std::span<const uint8_t> bytes, const Palette& palette);
 
+// decode_indexed8_png's image, or for an RGB or RGBA capture decode_rgb8_png's when
+// `rgb_palette` is given, from one reading of the chunks (each checks every CRC of the file).
+std::optional<IndexedImage> decode_png8(std::span<const uint8_t> bytes, const Palette* rgb_palette);
+
 // A regress mask saved as an indexed or grey PNG (8-bit or packed), or an 8-bit grey and alpha,
 // RGB or RGBA one (no tRNS or suggested palette unless indexed), read as decode_mask_png reads it
 // through libpng: 1 where an index is not 0 or a colour is not black, alpha playing no part; 0

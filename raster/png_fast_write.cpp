@@ -13,14 +13,6 @@
 namespace shapevm::raster {
 namespace {
 
-// PNG integers are big-endian.
-void store_u32(uint8_t* at, uint32_t v) {
-  at[0] = static_cast<uint8_t>(v >> 24);
-  at[1] = static_cast<uint8_t>(v >> 16);
-  at[2] = static_cast<uint8_t>(v >> 8);
-  at[3] = static_cast<uint8_t>(v);
-}
-
 // A chunk is its data's length, its type, the data, and the CRC of type and data: begin_chunk
 // writes the first two, end_chunk the CRC of everything from the type (at `type_at`) onwards.
 void begin_chunk(std::vector<uint8_t>& out, std::string_view type, uint32_t length) {
@@ -88,7 +80,7 @@ std::vector<uint8_t> encode_png_fast(uint32_t width, uint32_t height,
   deflate_frame_rows({filtered.get(), filtered_size}, row_bytes + 1, channels, out);
   const size_t compressed = out.size() - type_at - 4;
   if (compressed > 0x7FFFFFFF) throw std::length_error("PNG encoding: the image data is too long");
-  store_u32(out.data() + length_at, static_cast<uint32_t>(compressed));
+  put_u32_be(out, length_at, static_cast<uint32_t>(compressed));
   end_chunk(out, type_at);
 
   append_png_chunk(out, "IEND", {});

@@ -152,9 +152,7 @@ void write_indexed_png(const std::filesystem::path& path, const Framebuffer& fra
 
 IndexedImage decode_png(std::span<const uint8_t> bytes, const std::string& source,
                         const Palette* rgb_palette) {
-  if (auto image = decode_indexed8_png(bytes)) return std::move(*image);
-  if (rgb_palette != nullptr)
-    if (auto image = decode_rgb8_png(bytes, *rgb_palette)) return std::move(*image);
+  if (auto image = decode_png8(bytes, rgb_palette)) return std::move(*image);
   return decode_png_libpng(bytes, source, rgb_palette);
 }
 

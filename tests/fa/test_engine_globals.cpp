@@ -22,6 +22,7 @@
 #include "interp/fa/engine_globals.h"
 #include "interp/fa/opcodes.h"
 #include "interp/fa/run_state.h"
+#include "tests/fa/trace_text.h"
 #include "tests/support/program_helpers.h"
 #include "tests/tools/run_cli.h"
 
@@ -39,19 +40,12 @@ std::string trace_of(const std::vector<std::string>& sets) {
   const StateRequest state = testing::state_with({}, sets);
   auto program = open_program(kJet, {});
   validate_state(*program, state);
-  char* data = nullptr;
-  size_t size = 0;
-  std::FILE* out = open_memstream(&data, &size);
-  REQUIRE(out != nullptr);
-  {
-    harness::TraceWriter writer(out, false);
-    writer.start(program->engine(), program->source(), program->state_json(state).dump());
-    program->run(state, writer, nullptr);
-  }
-  std::fclose(out);
-  std::string text(data, size);
-  std::free(data);
-  return text;
+  return testing::written_trace(
+      [&](harness::TraceWriter& writer) {
+        writer.start(program->engine(), program->source(), program->state_json(state).dump());
+        program->run(state, writer, nullptr);
+      },
+      /*ops=*/false);
 }
 
 std::string read_text(const std::filesystem::path& path) {

@@ -2,11 +2,8 @@
 // Each case cites the FACTS-CHECKLIST IDs it pins.
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "harness/trace_writer.h"
 #include "interp/fa/branch_kinds.h"
 #include "interp/fa/generator.h"
 #include "interp/fa/interpreter.h"
@@ -14,6 +11,7 @@
 #include "interp/fa/program.h"
 #include "tests/fa/recording_sink.h"
 #include "tests/fa/shape_text.h"
+#include "tests/fa/trace_text.h"
 
 namespace fa_interpreter_tests {
 
@@ -647,18 +645,8 @@ namespace {
 
 // A program's run as its JSON Lines trace (every op).
 std::string program_trace(FaProgram& program, const StateRequest& state) {
-  char* text = nullptr;
-  size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  REQUIRE(out != nullptr);
-  {
-    harness::TraceWriter writer(out);
-    program.run(state, writer, nullptr);
-  }
-  std::fclose(out);
-  std::string trace(text, size);
-  std::free(text);
-  return trace;
+  return testing::written_trace(
+      [&](harness::TraceWriter& writer) { program.run(state, writer, nullptr); });
 }
 
 }  // namespace

@@ -15,28 +15,38 @@
 
 namespace shapevm::testing {
 
-inline std::string trace_text(fa::Interpreter& interp, const fa::RunState& state,
-                              fa::Dispatch dispatch = fa::Dispatch::kThreaded, bool ops = true,
-                              WorkLimits limits = {}, bool control = true) {
+// What `run(writer)` writes through a trace writer (op lines when `ops`), as text.
+template <typename Run>
+std::string written_trace(Run&& run, bool ops = true, WorkLimits limits = {}) {
   char* text = nullptr;
   size_t size = 0;
   std::FILE* out = open_memstream(&text, &size);
   REQUIRE(out != nullptr);
   {
     harness::TraceWriter writer(out, ops, limits);
-    struct WithoutControl : MultiSink {
-      bool wants_control() const override { return false; }
-    } quiet;
-    quiet.add(&writer);
-    if (control)
-      interp.run(state, writer, dispatch);
-    else
-      interp.run(state, quiet, dispatch);
+    run(writer);
   }
   std::fclose(out);
   std::string s(text, size);
   std::free(text);
   return s;
+}
+
+inline std::string trace_text(fa::Interpreter& interp, const fa::RunState& state,
+                              fa::Dispatch dispatch = fa::Dispatch::kThreaded, bool ops = true,
+                              WorkLimits limits = {}, bool control = true) {
+  return written_trace(
+      [&](harness::TraceWriter& writer) {
+        struct WithoutControl : MultiSink {
+          bool wants_control() const override { return false; }
+        } quiet;
+        quiet.add(&writer);
+        if (control)
+          interp.run(state, writer, dispatch);
+        else
+          interp.run(state, quiet, dispatch);
+      },
+      ops, limits);
 }
 
 }  // namespace shapevm::testing
