@@ -1,6 +1,8 @@
 #include "interp/fa/predecoded_code.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -190,24 +192,37 @@ static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<Dec
 
 namespace {
 
-// A table this large (a CODE of 512 KiB) is not kept for the next one: a thread that once ran a
-// huge CODE does not hold 8 MiB for good.
-constexpr size_t kMaxSpareEntries = size_t{1} << 19;
-
-// Set when the thread's spare is destroyed: a table destroyed after that (a thread-local object
-// of the caller's) frees its storage instead. Trivially destructible, so valid until the end.
-thread_local bool t_spare_destroyed = false;
+// Set when the thread's kept storages are destroyed: a table destroyed after that (a
+// thread-local object of the caller's) frees its storage instead. Trivially destructible, so
+// valid until the end.
+thread_local bool t_spares_destroyed = false;
+thread_local uint64_t t_storages_allocated = 0;
 
 }  // namespace
 
-PredecodedCode::Storage* PredecodedCode::spare() {
-  struct Spare {
-    Storage storage;
-    ~Spare() { t_spare_destroyed = true; }
+unsigned PredecodedCode::size_class(size_t entries) {
+  return static_cast<unsigned>(std::bit_width(entries - 1));  // entries >= 1
+}
+
+PredecodedCode::Storage* PredecodedCode::spare(unsigned k) {
+  struct Spares {
+    std::array<Storage, kMaxKeptClass + 1> by_class;
+    ~Spares() { t_spares_destroyed = true; }
   };
-  if (t_spare_destroyed) return nullptr;
-  thread_local Spare held;
-  return &held.storage;
+  if (t_spares_destroyed || k > kMaxKeptClass) return nullptr;
+  thread_local Spares held;
+  return &held.by_class[k];
+}
+
+void PredecodedCode::keep(Storage&& storage) {
+  if (storage.ops == nullptr || !std::has_single_bit(storage.capacity)) return;
+  Storage* slot = spare(size_class(storage.capacity));
+  if (slot != nullptr && slot->ops == nullptr)
+    *slot = std::move(storage);  // its written entries are reset as the next table takes it
+}
+
+uint64_t PredecodedCode::storages_allocated() {
+  return t_storages_allocated;
 }
 
 void PredecodedCode::Storage::reset_written() {
@@ -216,10 +231,7 @@ void PredecodedCode::Storage::reset_written() {
 }
 
 PredecodedCode::~PredecodedCode() {
-  if (storage_.ops == nullptr || storage_.capacity > kMaxSpareEntries) return;
-  Storage* left = spare();
-  if (left == nullptr || left->capacity >= storage_.capacity) return;
-  *left = std::move(storage_);  // its written entries are reset as the next table takes it
+  keep(std::move(storage_));
 }
 
 void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
@@ -228,19 +240,22 @@ void PredecodedCode::prepare(const uint8_t* code, uint32_t size) {
     throw std::length_error("PredecodedCode: CODE of " + std::to_string(size) +
                             " bytes is beyond the pre-decoded table's reach");
   const size_t entries = size_t{size} + 1;
-  if (storage_.ops == nullptr) {
-    // Not one more than twice the size: a small shape's table that lives long (a viewer's, a
-    // regress case's) must not keep a large one's storage.
-    Storage* left = spare();
-    if (left != nullptr && left->capacity >= entries && left->capacity / 2 <= entries)
+  if (entries > storage_.capacity) {
+    // The storage held (none, or one too small) gives way to one of this CODE's class.
+    keep(std::exchange(storage_, Storage{}));
+    const unsigned k = size_class(entries);
+    Storage* left = spare(k);
+    if (left != nullptr && left->ops != nullptr) {
       storage_ = std::exchange(*left, Storage{});
+    } else {
+      const size_t capacity = k <= kMaxKeptClass ? size_t{1} << k : entries;
+      storage_.ops.reset(static_cast<DecodedOp*>(::operator new(capacity * sizeof(DecodedOp))));
+      storage_.capacity = capacity;
+      std::memset(static_cast<void*>(storage_.ops.get()), 0, capacity * sizeof(DecodedOp));
+      ++t_storages_allocated;
+    }
   }
   storage_.reset_written();
-  if (entries > storage_.capacity) {
-    storage_.ops.reset(static_cast<DecodedOp*>(::operator new(entries * sizeof(DecodedOp))));
-    storage_.capacity = entries;
-    std::memset(static_cast<void*>(storage_.ops.get()), 0, entries * sizeof(DecodedOp));
-  }
   code_ = code;
   size_ = size;
   storage_.ops[size_].kind = FastOp::kOffEnd;

@@ -289,11 +289,11 @@ b:
 }
 
 TEST_CASE("a table's storage serves the next CODE with no entry of the last one's left") {
-  // 100,000 ShortJumps (38 00 00), each to the next: every third entry decoded, as a run leaves
+  // 60,000 ShortJumps (38 00 00), each to the next: every third entry decoded, as a run leaves
   // them, then some invalidated (kDecode again, with the rest of the entry still written).
-  std::vector<uint8_t> jumps(300'000, 0);
+  std::vector<uint8_t> jumps(180'000, 0);
   for (size_t i = 0; i < jumps.size(); i += 3) jumps[i] = 0x38;
-  std::vector<uint8_t> ends(200'000, 0x1E);  // ShortEOF at every offset
+  std::vector<uint8_t> ends(140'000, 0x1E);  // ShortEOF at every offset: the same size class
   const std::vector<uint8_t> tiny(1'000, 0x1E);
   const auto size_of = [](const std::vector<uint8_t>& code) {
     return static_cast<uint32_t>(code.size());
@@ -319,8 +319,8 @@ TEST_CASE("a table's storage serves the next CODE with no entry of the last one'
     small.prepare(tiny.data(), size_of(tiny));
     CHECK(&small.at(0) != first_storage);
   }
-  // The next table this thread prepares, for a CODE at least half as large, takes the storage the
-  // destroyed one left.
+  // The next table this thread prepares for a CODE of the same size class (2^18 entries here)
+  // takes the storage the destroyed one left.
   PredecodedCode table;
   table.prepare(ends.data(), size_of(ends));
   CHECK(&table.at(0) == first_storage);
@@ -340,6 +340,46 @@ TEST_CASE("a table's storage serves the next CODE with no entry of the last one'
   table.clear();
   table.prepare(jumps.data(), size_of(jumps));
   CHECK(clear_entry(table.at(297)));
+}
+
+TEST_CASE("tables of mixed sizes, one after another, allocate once per size class") {
+  // A corpus's shapes come in every size: each fresh table takes the storage a table of its
+  // size class left, whatever larger or smaller tables came between.
+  const std::vector<uint8_t> large(100'000, 0x1E), small(3'000, 0x1E), smaller(2'100, 0x1E);
+  const auto run_table = [](const std::vector<uint8_t>& code) {
+    PredecodedCode table;
+    table.prepare(code.data(), static_cast<uint32_t>(code.size()));
+    for (uint32_t off = 0; off < code.size(); off += 7)
+      REQUIRE(table.decode(off).kind == FastOp::kShortEof);
+    return &table.at(0);
+  };
+  // Warm: every class these sizes fall in has had a table (2^17 entries; 2^12 for both small
+  // ones, the smallest at least half of its class).
+  run_table(large);
+  run_table(small);
+  const uint64_t before = PredecodedCode::storages_allocated();
+  const DecodedOp* large_storage = run_table(large);
+  const DecodedOp* small_storage = run_table(small);
+  for (int i = 0; i < 20; ++i) {
+    CHECK(run_table(i % 2 ? smaller : large) == (i % 2 ? small_storage : large_storage));
+    CHECK(run_table(small) == small_storage);
+  }
+  CHECK(PredecodedCode::storages_allocated() == before);
+  // One storage is kept per class: a second table of a class, while the first holds the kept
+  // storage, allocates its own, and of the two only one is kept.
+  const std::vector<uint8_t> middle(20'000, 0x1E);
+  run_table(middle);
+  const uint64_t warm = PredecodedCode::storages_allocated();
+  {
+    PredecodedCode held;
+    held.prepare(middle.data(), static_cast<uint32_t>(middle.size()));
+    CHECK(PredecodedCode::storages_allocated() == warm);
+    run_table(middle);
+    CHECK(PredecodedCode::storages_allocated() == warm + 1);
+  }
+  run_table(middle);
+  run_table(middle);
+  CHECK(PredecodedCode::storages_allocated() == warm + 1);
 }
 
 TEST_CASE("CODE beyond the pre-decoded table's reach runs the fetch loop, and agrees") {
