@@ -128,20 +128,10 @@ uint32_t face_size(std::span<const uint8_t> code, uint32_t off, DecodeError& err
   // The three checks of checked_face_size as comparisons only: this runs for every face a walk
   // decodes and every face the interpreter draws, and with the messages in line it saved six
   // registers and built a frame on each call (76 instructions a face; now about 30).
-  const uint64_t room = off <= code.size() ? code.size() - off : 0;
-  if (room < 5) [[unlikely]]
+  const uint32_t size = face_extent(code, off).size;
+  if (size == 0) [[unlikely]]
     return checked_face_size(code, off, error);
-  const uint8_t content = code[off + 1];
-  const uint8_t layout = code[off + 2];
-  const uint32_t count_at = face_count_at(content, layout);
-  if (room <= count_at) [[unlikely]]
-    return checked_face_size(code, off, error);
-  const uint32_t corners = code[off + count_at];
-  uint64_t size = count_at + 1 + corners * ((layout & kLayoutShortIndices) ? 2u : 1u);
-  if (content & kFaceHaveTexcoords) size += corners * ((layout & kLayoutByteTexcoords) ? 2u : 4u);
-  if (room < size) [[unlikely]]
-    return checked_face_size(code, off, error);
-  return static_cast<uint32_t>(size);
+  return size;
 }
 
 FaceView parse_face(std::span<const uint8_t> code, uint32_t off) {
@@ -284,8 +274,12 @@ namespace {
       }
       if (!need(code, off, size, error, "OrderField with its embedded jump")) return 0;
       break;
-    case SizeRule::kFace:
-      return face_size(code, off, error);
+    case SizeRule::kFace: {
+      // In line: a shape's instructions are mostly faces, and the call cost about five
+      // instructions a face of a walk. face_size reports a face whose bytes run out.
+      const uint32_t face = face_extent(code, off).size;
+      return face != 0 ? face : face_size(code, off, error);
+    }
     case SizeRule::kToEnd:
       size = 1;
       break;

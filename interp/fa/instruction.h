@@ -100,6 +100,29 @@ constexpr uint32_t face_count_at(uint8_t content, uint8_t layout) {
   return at;
 }
 
+// Where a Face's corner count sits and the Face's size, from its flags and corner count,
+// without reading past `code`: size 0 when its bytes run out (face_size says how). Inline, for
+// the pre-decoder, which keeps the count's place too and decodes a face on its first visit.
+struct FaceExtent {
+  uint32_t count_at = 0;
+  uint32_t size = 0;
+};
+inline FaceExtent face_extent(std::span<const uint8_t> code, uint32_t off) {
+  const uint64_t room = off <= code.size() ? code.size() - off : 0;
+  if (room < 5) [[unlikely]]
+    return {};
+  const uint8_t content = code[off + 1];
+  const uint8_t layout = code[off + 2];
+  const uint32_t count_at = face_count_at(content, layout);
+  if (room <= count_at) [[unlikely]]
+    return {count_at, 0};
+  const uint32_t corners = code[off + count_at];
+  uint64_t size = count_at + 1 + corners * ((layout & kLayoutShortIndices) ? 2u : 1u);
+  if (content & kFaceHaveTexcoords) size += corners * ((layout & kLayoutByteTexcoords) ? 2u : 4u);
+  if (room < size) [[unlikely]]
+    return {count_at, 0};
+  return {count_at, static_cast<uint32_t>(size)};
+}
 // Size of a Face from its flags and corner count (without reading past `code`); 0 with `error`
 // filled when the bytes run out (a Face is at least 6 bytes). A plain integer, not an optional:
 // GCC returned the optional through memory, and reading it back stalled on the byte just written,

@@ -63,9 +63,25 @@ struct Decoder {
     return inside(d.next());
   }
 
+  // Face (0xFC): the size depends on the flags and the corner count, which follows the optional
+  // normal: the entry holds the count's place and the flags (a: count offset, b: content |
+  // layout << 8) and spans up to the count; the corners are read as the face is drawn.
+  bool face() {
+    const FaceExtent face = face_extent({code, size}, off);
+    if (face.size == 0) return false;
+    d.set_next(off + face.size);
+    d.a = static_cast<uint16_t>(face.count_at);
+    d.b = static_cast<uint16_t>(code[off + 1] | code[off + 2] << 8);
+    return set(FastOp::kFace, face.count_at + 1);
+  }
+
   bool decode() {
     const uint8_t op = code[off];
     d.op = op;
+    // Faces first: most of a shape's instructions, where the switch took a dozen instructions
+    // to reach its case.
+    if (op == 0xFC) [[likely]]
+      return face();
     if (op & 1) return false;
     switch (op) {
       case 0x00:
@@ -147,21 +163,6 @@ struct Decoder {
         if (!have(4)) return false;
         d.set_next(off + 4);
         return set(FastOp::kNext, 1);
-      case 0xFC: {
-        DecodeError error;
-        const uint32_t face = face_size({code, size}, off, error);
-        if (face == 0) return false;
-        d.set_next(off + face);
-        // The size depends on the flags and the corner count, which follows the optional normal:
-        // the entry holds the count's place and the flags (a: count offset, b: content | layout
-        // << 8) and spans up to the count; the corners are read as the face is drawn.
-        const uint8_t content = code[off + 1];
-        const uint8_t layout = code[off + 2];
-        const uint32_t count_at = face_count_at(content, layout);
-        d.a = static_cast<uint16_t>(count_at);
-        d.b = static_cast<uint16_t>(content | layout << 8);
-        return set(FastOp::kFace, count_at + 1);
-      }
       case 0xE2:  // TextureFile: its name is made into a string by the handler
       case 0xF0:  // X86Code: the sandbox
         return false;
@@ -184,10 +185,23 @@ struct Decoder {
 
 // prepare() clears entries by writing zero bytes: that must be what DecodedOp{} holds.
 constexpr bool all_zero(const DecodedOp& d) {
-  return d.kind == FastOp{0} && d.op == 0 && d.span == 0 && d.next_entry == 0 &&
+  return d.kind == FastOp{0} && d.op == 0 && d.span == 0 && d.unused == 0 && d.next_entry == 0 &&
          d.target_entry == 0 && d.a == 0 && d.b == 0;
 }
 static_assert(all_zero(DecodedOp{}));
+
+namespace {
+
+// all_zero as two 8-byte words: an entry has no padding (the static_assert beside DecodedOp), so
+// its bytes are its fields. Field by field, the test took eleven instructions a first visit.
+bool cleared(const DecodedOp& d) {
+  uint64_t words[2];
+  std::memcpy(words, &d, sizeof words);
+  return (words[0] | words[1]) == 0;
+}
+static_assert(sizeof(uint64_t[2]) == sizeof(DecodedOp));
+
+}  // namespace
 static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
 
 namespace {
@@ -271,7 +285,7 @@ void PredecodedCode::clear() {
 DecodedOp& PredecodedCode::decode(uint32_t off) {
   DecodedOp& d = storage_.ops[off];
   // An entry decoded before and invalidated since is listed already.
-  if (all_zero(d)) storage_.written.push_back(off);
+  if (cleared(d)) storage_.written.push_back(off);
   d = DecodedOp{};
   Decoder decoder{code_, size_, off, d};
   if (!decoder.decode()) {

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace shapevm::fa {
@@ -71,6 +72,9 @@ struct DecodedOp {
   // How many bytes from the entry's offset its fields were read from: a write to any of them
   // invalidates it (at most kMaxDecodedSpan; longer instructions are kLegacy).
   uint8_t span = 0;
+  // Always 0: the byte padding would hold, named so that an entry has no padding and a cleared
+  // entry is sixteen zero bytes (PredecodedCode::decode tests it as two words).
+  uint8_t unused = 0;
   // The offset after the instruction (a call's resume; a selector's arm) and the transfer target
   // (inside CODE), each held as the byte offset of its entry in the table, the CODE offset times
   // 16. The dispatch reaches the next entry with one add: a chain of jumps waits at each one for
@@ -85,6 +89,7 @@ struct DecodedOp {
   void set_target(uint32_t offset) { target_entry = offset << kDecodedOpShift; }
 };
 static_assert(sizeof(DecodedOp) == size_t{1} << kDecodedOpShift);
+static_assert(std::has_unique_object_representations_v<DecodedOp>);
 
 inline constexpr uint32_t kMaxDecodedSpan = 32;
 
