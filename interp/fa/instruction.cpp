@@ -292,7 +292,7 @@ namespace {
 
 }  // namespace
 
-uint32_t instruction_size(std::span<const uint8_t> code, uint32_t off, DecodeError& error) {
+uint32_t instruction_size_by_rule(std::span<const uint8_t> code, uint32_t off, DecodeError& error) {
   if (!need(code, off, 1, error, "an opcode")) return 0;
   const OpcodeInfo* info = find_opcode(code[off]);
   if (info == nullptr) {
