@@ -189,6 +189,7 @@ constexpr bool all_zero(const DecodedOp& d) {
          d.target_entry == 0 && d.a == 0 && d.b == 0;
 }
 static_assert(all_zero(DecodedOp{}));
+static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
 
 namespace {
 
@@ -200,11 +201,6 @@ bool cleared(const DecodedOp& d) {
   return (words[0] | words[1]) == 0;
 }
 static_assert(sizeof(uint64_t[2]) == sizeof(DecodedOp));
-
-}  // namespace
-static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
-
-namespace {
 
 // Set when the thread's kept storages are destroyed: a table destroyed after that (a
 // thread-local object of the caller's) frees its storage instead. Trivially destructible, so

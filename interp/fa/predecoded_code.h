@@ -149,11 +149,11 @@ class PredecodedCode {
   Storage storage_;
 
   // Storage comes in size classes: 2^k entries for the smallest k that holds a CODE's entries,
-  // so a table never holds more than twice what its CODE needs (a small shape's table that lives
-  // long, a viewer's or a regress case's, must not keep a large one's storage), and a thread
-  // keeps one destroyed table's storage per class for the next table of that class. With one
-  // storage kept for every size, a corpus of mixed sizes allocated and cleared a new storage for
-  // two shapes in three (every shape under half the largest seen), 6% of its instructions.
+  // so a table's storage is at most twice what the CODE it was made for needs (a small shape's
+  // table that lives long, a viewer's or a regress case's, must not keep a large one's). A
+  // thread keeps one destroyed table's storage per class for the next table of that class. With
+  // one storage kept for every size, a corpus of mixed sizes allocated and cleared a new storage
+  // for two shapes in three (every shape under half the largest seen), 6% of its instructions.
   // Classes above kMaxKeptClass (a CODE of 256 KiB and more) are allocated to size and not
   // kept: what a thread keeps stays under 8 MiB.
   static constexpr unsigned kMaxKeptClass = 18;
