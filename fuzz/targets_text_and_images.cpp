@@ -79,6 +79,9 @@ bool fuzz_png(std::span<const uint8_t> data) {
   };
   if (const auto fast = raster::decode_indexed8_png(rest)) same_as_libpng(*fast, nullptr);
   if (const auto fast = raster::decode_rgb8_png(rest, palette)) same_as_libpng(*fast, &palette);
+  // decode_png's own fast path, which reads the chunks once for both kinds.
+  if (const auto fast = raster::decode_png8(rest, nullptr)) same_as_libpng(*fast, nullptr);
+  if (const auto fast = raster::decode_png8(rest, &palette)) same_as_libpng(*fast, &palette);
   if (const auto fast = raster::decode_mask8_png(rest)) {
     std::optional<raster::Framebuffer> reference;
     try {

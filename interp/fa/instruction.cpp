@@ -276,9 +276,9 @@ namespace {
       break;
     case SizeRule::kFace: {
       // In line: a shape's instructions are mostly faces, and the call cost about five
-      // instructions a face of a walk. face_size reports a face whose bytes run out.
+      // instructions a face of a walk. A face whose bytes run out is reported as face_size does.
       const uint32_t face = face_extent(code, off).size;
-      return face != 0 ? face : face_size(code, off, error);
+      return face != 0 ? face : checked_face_size(code, off, error);
     }
     case SizeRule::kToEnd:
       size = 1;

@@ -181,26 +181,16 @@ struct Decoder {
   }
 };
 
-}  // namespace
-
-// prepare() clears entries by writing zero bytes: that must be what DecodedOp{} holds.
-constexpr bool all_zero(const DecodedOp& d) {
-  return d.kind == FastOp{0} && d.op == 0 && d.span == 0 && d.unused == 0 && d.next_entry == 0 &&
-         d.target_entry == 0 && d.a == 0 && d.b == 0;
-}
-static_assert(all_zero(DecodedOp{}));
-static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
-
-namespace {
-
-// all_zero as two 8-byte words: an entry has no padding (the static_assert beside DecodedOp), so
-// its bytes are its fields. Field by field, the test took eleven instructions a first visit.
-bool cleared(const DecodedOp& d) {
-  uint64_t words[2];
-  std::memcpy(words, &d, sizeof words);
+// Whether every byte of an entry is zero, read as two 8-byte words (an entry has no padding: the
+// static_assert beside DecodedOp). Field by field, the test took eleven instructions a first
+// visit.
+constexpr bool cleared(const DecodedOp& d) {
+  const auto words = std::bit_cast<std::array<uint64_t, 2>>(d);
   return (words[0] | words[1]) == 0;
 }
-static_assert(sizeof(uint64_t[2]) == sizeof(DecodedOp));
+// prepare() clears entries by writing zero bytes: that must be what DecodedOp{} holds.
+static_assert(cleared(DecodedOp{}));
+static_assert(std::is_aggregate_v<DecodedOp> && std::is_trivially_copyable_v<DecodedOp>);
 
 // Set when the thread's kept storages are destroyed: a table destroyed after that (a
 // thread-local object of the caller's) frees its storage instead. Trivially destructible, so
@@ -225,7 +215,8 @@ PredecodedCode::Storage* PredecodedCode::spare(unsigned k) {
 }
 
 void PredecodedCode::keep(Storage&& storage) {
-  if (storage.ops == nullptr || !std::has_single_bit(storage.capacity)) return;
+  // A storage allocated to size (above kMaxKeptClass) falls in a class spare() keeps none of.
+  if (storage.ops == nullptr) return;
   Storage* slot = spare(size_class(storage.capacity));
   if (slot != nullptr && slot->ops == nullptr)
     *slot = std::move(storage);  // its written entries are reset as the next table takes it

@@ -124,6 +124,9 @@ class PredecodedCode {
   // CODE bytes [offset, offset + size) changed: drops the entries decoded from any of them.
   void invalidate(uint32_t offset, uint32_t size);
 
+  // How many storages this thread has allocated: a table that took a kept one allocated none.
+  static uint64_t storages_allocated();
+
  private:
   const uint8_t* code_ = nullptr;
   uint32_t size_ = 0;
@@ -163,10 +166,6 @@ class PredecodedCode {
   static Storage* spare(unsigned k);
   // Leaves `storage` to the next table of its class when that class keeps none yet.
   static void keep(Storage&& storage);
-
- public:
-  // How many storages this thread has allocated: a table that took a kept one allocated none.
-  static uint64_t storages_allocated();
 };
 
 }  // namespace shapevm::fa
