@@ -346,11 +346,20 @@ struct Span {
   int64_t draw_begin;  // the clipped columns to write
   int64_t draw_end;
 };
+// `end_bias`: 1, or 0 with no_overlap (span_end_bias). A fill's row loop takes it as a value: read
+// from the rules on every row, it was read again after each row's stores, which the compiler
+// took to write anything.
+inline Span row_span(int64_t left_x, int64_t right_x, int64_t end_bias, const ClipRect& clip) {
+  const int64_t begin = fixed_floor64(left_x);
+  const int64_t end = fixed_floor64(right_x) + end_bias;
+  return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
+}
+inline int64_t span_end_bias(const FillRules& rules) {
+  return rules.no_overlap ? 0 : 1;
+}
 inline Span row_span(int64_t left_x, int64_t right_x, const FillRules& rules,
                      const ClipRect& clip) {
-  const int64_t begin = fixed_floor64(left_x);
-  const int64_t end = fixed_floor64(right_x) + (rules.no_overlap ? 0 : 1);
-  return {begin, std::max<int64_t>(begin, clip.left), std::min<int64_t>(end, clip.right)};
+  return row_span(left_x, right_x, span_end_bias(rules), clip);
 }
 
 // The rectangle a fill may write: the frame, narrowed by the rules' clip when they give one.
