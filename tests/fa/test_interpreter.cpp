@@ -679,4 +679,36 @@ TEST_CASE("a program walks its shape whole only when described: runs before and 
   CHECK(lod_shapes > 0);
 }
 
+TEST_CASE(
+    "the fitted camera frames every VertexBuffer's vertices, and the header's extents only where "
+    "an XformUnmask moves parts") {
+  const auto fit = [](const std::string& extents, const std::string& body) {
+    const auto b =
+        build_shape(".header radius_world=0 radius=100 scale=8 extents=" + extents + "\n" + body);
+    const Interpreter interp(b.shape);
+    return interp.fit_distance(CameraSpec{0, 30, 20}, 640, 480);
+  };
+  const std::string near = "VertexBuffer at=0\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n";
+  const std::string far = "VertexBuffer at=0\n v 0, 10, 0\n v 900, 10, 0\n v 0, 10, 10\n";
+  const std::string face = "Face content=0 layout=0 color=1 shadow=0 idx=0,1,2\n";
+  const int32_t plain = fit("10,10,10", near + face + "ShortEOF\n");
+  // Without an XformUnmask the header's extents do not count.
+  CHECK(fit("900,900,900", near + face + "ShortEOF\n") == plain);
+  // A buffer no run reaches (after the ShortEOF) still counts: the fit takes every one the walk
+  // finds.
+  const int32_t wider = fit("10,10,10", near + face + "ShortEOF\n" + far + face + "ShortEOF\n");
+  CHECK(wider > plain);
+  // With an XformUnmask, the eight corners of the extents' box count too.
+  const std::string moved =
+      "XformUnmask t=0,0,50 a=0,0,0 call=@part\nShortEOF\npart:\n" + near + face + "ShortEOF\n";
+  std::string box = "VertexBuffer at=0\n";
+  for (const char* corner : {"-7, -8, -9", "7, -8, -9", "-7, 8, -9", "7, 8, -9", "-7, -8, 9",
+                             "7, -8, 9", "-7, 8, 9", "7, 8, 9"})
+    box += std::string(" v ") + corner + "\n";
+  const int32_t with_box = fit("7,8,9", moved);
+  CHECK(with_box > plain);
+  CHECK(with_box == fit("7,8,9", near + face + box + "ShortEOF\n"));
+  CHECK(fit("900,900,900", moved) > wider);
+}
+
 }  // namespace fa_interpreter_tests
