@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <map>
@@ -1147,38 +1148,63 @@ Interpreter::Interpreter(const Shape& shape, std::shared_ptr<const WalkResult> w
   take_walk_facts(outline_of(*walk_));
 }
 
+namespace {
+// The opcodes whose items the interpreter takes facts from: VertexBuffer (0x82), the two
+// XformUnmask forms (0xC4, 0xC6), the LOD threshold (0xC8) and X86Code (0xF0). Every other item,
+// nearly all of them faces, passes one lookup in this table (items that are not instructions have
+// opcode 0, which is not in it).
+constexpr std::array<bool, 256> kFactOpcodes = [] {
+  std::array<bool, 256> table{};
+  for (const uint8_t op : {0x82, 0xC4, 0xC6, 0xC8, 0xF0}) table[op] = true;
+  return table;
+}();
+}  // namespace
+
 void Interpreter::take_walk_facts(const std::vector<OutlineItem>& items) {
-  // Every vertex any LOD or variant loads: the bounds the default camera frames. Counted first,
-  // so the list is allocated once: growing it vertex by vertex was most of this constructor.
+  // Every vertex any LOD or variant loads: the bounds the default camera frames. Counted in the
+  // first pass, so the list is allocated once (growing it vertex by vertex was most of this
+  // constructor), and copied in a second over the vertex buffers alone.
   const Shape& shape = shape_;
+  const uint8_t* const code = shape.code().data();
   size_t vertex_count = 0;
   bool moves_parts = false;
-  for (const auto& item : items) {
-    if (item.kind != ItemKind::kInstruction) continue;
-    if (item.op == 0x82) vertex_count += parse_vertex_buffer(shape.code(), item.offset).count;
-    moves_parts = moves_parts || item.op == 0xC4 || item.op == 0xC6;
-  }
-  model_vertices_.reserve(vertex_count + 8);
   std::set<uint16_t, std::greater<>> thresholds;
   for (size_t i = 0; i < items.size(); ++i) {
     const auto& item = items[i];
-    if (item.kind != ItemKind::kInstruction) continue;
-    if (item.op == 0x82) {
-      // The walk found the instruction whole, so its vertices lie inside CODE.
-      const VertexBufferView vb = parse_vertex_buffer(shape.code(), item.offset);
-      const uint8_t* at = shape.code().data() + item.offset + 6;
-      for (uint32_t k = 0; k < vb.count; ++k, at += 6)
-        model_vertices_.push_back({load_i16(at), load_i16(at + 2), load_i16(at + 4)});
+    if (!kFactOpcodes[item.op] || item.kind != ItemKind::kInstruction) continue;
+    switch (item.op) {
+      case 0x82:
+        vertex_count += parse_vertex_buffer(shape.code(), item.offset).count;
+        break;
+      case 0xC4:
+      case 0xC6:
+        moves_parts = true;
+        break;
+      case 0xC8:
+        if (const uint16_t thr = load_u16(code + item.offset + 4)) thresholds.insert(thr);
+        break;
+      case 0xF0: {
+        const uint32_t payload = item.offset + 2;
+        const bool has_region = i + 1 < items.size() && items[i + 1].kind == ItemKind::kX86;
+        x86_ends_[item.offset] = has_region ? items[i + 1].offset + items[i + 1].size : payload;
+        break;
+      }
+      default:
+        break;
     }
-    if (item.op == 0xC8) {
-      const uint16_t thr = load_u16(shape.code().data() + item.offset + 4);
-      if (thr) thresholds.insert(thr);
-    }
-    if (item.op == 0xF0) {
-      const uint32_t payload = item.offset + 2;
-      const bool has_region = i + 1 < items.size() && items[i + 1].kind == ItemKind::kX86;
-      x86_ends_[item.offset] = has_region ? items[i + 1].offset + items[i + 1].size : payload;
-    }
+  }
+  model_vertices_.reserve(vertex_count + (moves_parts ? 8 : 0));
+  model_vertices_.resize(vertex_count);
+  std::array<int16_t, 3>* vertex = model_vertices_.data();
+  for (size_t i = 0; i < items.size() && vertex_count > 0; ++i) {
+    const auto& item = items[i];
+    if (item.op != 0x82 || item.kind != ItemKind::kInstruction) continue;
+    // The walk found the instruction whole, so its vertices lie inside CODE.
+    const VertexBufferView vb = parse_vertex_buffer(shape.code(), item.offset);
+    const uint8_t* at = code + item.offset + 6;
+    for (uint32_t k = 0; k < vb.count; ++k, at += 6)
+      *vertex++ = {load_i16(at), load_i16(at + 2), load_i16(at + 4)};
+    vertex_count -= vb.count;
   }
   lod_thresholds_.assign(thresholds.begin(), thresholds.end());
   // Parts an XformUnmask moves sit outside their buffers' coordinates; for a shape that has one,
