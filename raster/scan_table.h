@@ -70,6 +70,24 @@ inline void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient,
   remainder = static_cast<int64_t>(r);
 }
 
+// floor(factor * multiplier / denominator) as floor_divmod gives it: the product is made in 64
+// bits when it fits there (an edge's nearly always does), which spares the 128-bit product and
+// the test whether it fits in 64 bits that stood before each edge's division.
+inline void floor_divmod_product(int64_t factor, int64_t multiplier, int64_t denominator,
+                                 int64_t& quotient, int64_t& remainder) {
+  int64_t product = 0;
+  if (__builtin_mul_overflow(factor, multiplier, &product)) [[unlikely]] {
+    floor_divmod(static_cast<Wide>(factor) * multiplier, denominator, quotient, remainder);
+    return;
+  }
+  quotient = product / denominator;
+  remainder = product % denominator;
+  // Without a branch: the remainder's sign follows the edge's slope, which faces mix at random.
+  const int64_t negative = remainder >> 63;  // all ones when the remainder is negative
+  quotient += negative;
+  remainder += denominator & negative;
+}
+
 // Steps x(row) = top.x + floor(dx * (row - top.y) / dy) one row at a time with an exact
 // quotient/remainder pair, so every row gets the same value a direct evaluation would, and a
 // shared edge gives identical crossings to both polygons that use it.
@@ -77,24 +95,26 @@ class EdgeStepper {
  public:
   EdgeStepper() = default;
   // `stepped`: advance() will be called. Without it the step's division is left out: most edges
-  // of a small face cover one row, and that division was a tenth of such a face's fill.
-  EdgeStepper(int64_t start, int64_t delta, int64_t offset, int64_t denominator,
-              bool stepped = true)
+  // of a small face cover one row, and that division was a tenth of such a face's fill. Both
+  // constructors always inline: GCC called them out of line once floor_divmod_product stood in
+  // them, and the 400-face frame took 18% longer.
+  [[gnu::always_inline]] EdgeStepper(int64_t start, int64_t delta, int64_t offset,
+                                     int64_t denominator, bool stepped = true)
       : denominator_(static_cast<uint64_t>(denominator)) {
     int64_t remainder = 0;
-    floor_divmod(static_cast<Wide>(delta) * offset, denominator, value_, remainder);
+    floor_divmod_product(delta, offset, denominator, value_, remainder);
     value_ += start;
     bias_remainder(remainder);
     if (stepped) {
       int64_t step_remainder = 0;
-      floor_divmod(static_cast<Wide>(delta) * kFixedOne, denominator, step_quotient_,
-                   step_remainder);
+      floor_divmod_product(delta, kFixedOne, denominator, step_quotient_, step_remainder);
       step_remainder_ = static_cast<uint64_t>(step_remainder);
     }
   }
   // The edge from `top` to `bottom` (top.y < bottom.y), at `row`, for `rows` rows from there
   // (advance() called rows - 1 times).
-  EdgeStepper(const ScreenVertex& top, const ScreenVertex& bottom, int64_t row, int64_t rows)
+  [[gnu::always_inline]] EdgeStepper(const ScreenVertex& top, const ScreenVertex& bottom,
+                                     int64_t row, int64_t rows)
       : EdgeStepper(top.x, static_cast<int64_t>(bottom.x) - top.x, row * kFixedOne - top.y,
                     static_cast<int64_t>(bottom.y) - top.y, rows > 1) {}
   int64_t value() const { return value_; }
