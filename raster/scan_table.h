@@ -43,41 +43,24 @@ inline int64_t divide_truncating(Wide numerator, int64_t denominator) {
   return static_cast<int64_t>(numerator / denominator);
 }
 
-// floor(numerator / denominator) split into quotient and a remainder in [0, denominator);
-// denominator > 0.
-inline void floor_divmod(Wide numerator, int64_t denominator, int64_t& quotient,
-                         int64_t& remainder) {
-  if (numerator >= std::numeric_limits<int64_t>::min() &&
-      numerator <= std::numeric_limits<int64_t>::max()) {
-    // The same result in 64 bits, where nearly every edge's numerator fits: the 128-bit
-    // division is a library call several times slower, and it was a tenth of a frame's time.
-    const auto n = static_cast<int64_t>(numerator);
-    quotient = n / denominator;
-    remainder = n % denominator;
-    if (remainder < 0) {
-      --quotient;
-      remainder += denominator;
-    }
-    return;
-  }
-  Wide q = numerator / denominator;
-  Wide r = numerator % denominator;
-  if (r < 0) {
-    --q;
-    r += denominator;
-  }
-  quotient = static_cast<int64_t>(q);
-  remainder = static_cast<int64_t>(r);
-}
-
-// floor(factor * multiplier / denominator) as floor_divmod gives it: the product is made in 64
-// bits when it fits there (an edge's nearly always does), which spares the 128-bit product and
-// the test whether it fits in 64 bits that stood before each edge's division.
+// floor(factor * multiplier / denominator) split into quotient and a remainder in
+// [0, denominator); denominator > 0. The product is made in 64 bits when it fits there, as an
+// edge's nearly always does: the 128-bit division is a library call several times slower (it was
+// a tenth of a frame's time), and testing whether a 128-bit product fits in 64 bits cost more
+// than the multiplication's own overflow flag.
 inline void floor_divmod_product(int64_t factor, int64_t multiplier, int64_t denominator,
                                  int64_t& quotient, int64_t& remainder) {
   int64_t product = 0;
   if (__builtin_mul_overflow(factor, multiplier, &product)) [[unlikely]] {
-    floor_divmod(static_cast<Wide>(factor) * multiplier, denominator, quotient, remainder);
+    const Wide wide = static_cast<Wide>(factor) * multiplier;
+    Wide q = wide / denominator;
+    Wide r = wide % denominator;
+    if (r < 0) {
+      --q;
+      r += denominator;
+    }
+    quotient = static_cast<int64_t>(q);
+    remainder = static_cast<int64_t>(r);
     return;
   }
   quotient = product / denominator;
@@ -123,7 +106,7 @@ class EdgeStepper {
     // branch predictor misses on nearly every other row of a steep edge. The remainder is kept
     // less the denominator (modulo 2^64), so that it reaches the denominator exactly when the
     // step's addition overflows: the carry comes out of that addition (the value takes it with
-    // adc): six instructions a row, where comparing took nine.
+    // adc): six instructions a side per row, where comparing took nine.
     uint64_t sum = 0;
     const bool carry = __builtin_add_overflow(biased_remainder_, step_remainder_, &sum);
     value_ += step_quotient_ + carry;

@@ -281,4 +281,50 @@ TEST_CASE("monotone rows: which polygons are walked") {
   }
 }
 
+TEST_CASE(
+    "edge stepping: each row's value is the floor of the exact product over the height, for "
+    "products within 64 bits and past them, of both signs") {
+  // An edge's start and step are each one division of a product that usually fits in 64 bits;
+  // one that does not (a far vertex, a large attribute) is divided in 128 bits. Either way every
+  // row must match a direct evaluation: start + floor(delta * (offset + k * 2^16) / height).
+  __extension__ using Wide = __int128;
+  const auto floor_of = [](Wide n, int64_t d) {
+    Wide q = n / d;
+    if (n % d != 0 && n < 0) --q;
+    return static_cast<int64_t>(q);
+  };
+  Lcg rng{0x5eed'ed9e};
+  int wide_cases = 0;
+  for (int c = 0; c < 4000; ++c) {
+    // Magnitudes from a few units to 2^52 for the slope, so both products (delta * offset and
+    // delta * 2^16) cross 2^63 in some cases and not in others.
+    const int shift = rng.between(0, 36);
+    const int64_t magnitude = (int64_t{rng.between(1, 0xFFFF)} << shift) + rng.between(0, 999);
+    const int64_t delta = (c % 2 == 0) ? magnitude : -magnitude;
+    const int64_t offset =
+        (int64_t{rng.between(0, 0xFFFF)} << rng.between(0, 24)) + rng.between(0, kFixedOne - 1);
+    const int64_t height = (int64_t{rng.between(1, 0xFFFF)} << rng.between(0, 16)) + 1;
+    const int64_t start = rng.between(-100000, 100000);
+    // Values stay well inside int64 (an edge's lie between its two ends): cases whose last row
+    // would not are drawn again.
+    const Wide last = static_cast<Wide>(delta) * (offset + 12 * kFixedOne) / height;
+    if (last > (Wide{1} << 60) || last < -(Wide{1} << 60)) continue;
+    int64_t unused = 0;
+    wide_cases += __builtin_mul_overflow(delta, offset, &unused) ||
+                  __builtin_mul_overflow(delta, int64_t{kFixedOne}, &unused);
+    scan::EdgeStepper edge(start, delta, offset, height);
+    for (int64_t k = 0; k < 12; ++k) {
+      const Wide numerator = static_cast<Wide>(delta) * (offset + k * kFixedOne);
+      const int64_t expected = start + floor_of(numerator, height);
+      if (edge.value() != expected) {
+        INFO("case " << c << " row " << k);
+        CHECK(edge.value() == expected);
+        break;
+      }
+      edge.advance();
+    }
+  }
+  CHECK(wide_cases > 300);  // the 128-bit path was taken often enough to count
+}
+
 }  // namespace raster_monotone_rows_tests
