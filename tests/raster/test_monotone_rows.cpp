@@ -286,13 +286,9 @@ TEST_CASE(
     "products within 64 bits and past them, of both signs") {
   // An edge's start and step are each one division of a product that usually fits in 64 bits;
   // one that does not (a far vertex, a large attribute) is divided in 128 bits. Either way every
-  // row must match a direct evaluation: start + floor(delta * (offset + k * 2^16) / height).
+  // row must match a direct evaluation: start + floor(delta * (offset + k * 2^16) / height), as
+  // mul_div_floor (fixed_point.h, edge_value's) gives it.
   __extension__ using Wide = __int128;
-  const auto floor_of = [](Wide n, int64_t d) {
-    Wide q = n / d;
-    if (n % d != 0 && n < 0) --q;
-    return static_cast<int64_t>(q);
-  };
   Lcg rng{0x5eed'ed9e};
   int wide_cases = 0;
   for (int c = 0; c < 4000; ++c) {
@@ -314,8 +310,7 @@ TEST_CASE(
                   __builtin_mul_overflow(delta, int64_t{kFixedOne}, &unused);
     scan::EdgeStepper edge(start, delta, offset, height);
     for (int64_t k = 0; k < 12; ++k) {
-      const Wide numerator = static_cast<Wide>(delta) * (offset + k * kFixedOne);
-      const int64_t expected = start + floor_of(numerator, height);
+      const int64_t expected = start + mul_div_floor(delta, offset + k * kFixedOne, height);
       if (edge.value() != expected) {
         INFO("case " << c << " row " << k);
         CHECK(edge.value() == expected);
