@@ -249,6 +249,74 @@ arm_b:
   CHECK(sink.face_colors == std::vector<uint8_t>{1, 2});
 }
 
+TEST_CASE(
+    "an x86 store into a decoded Face's corner count, a VertexBuffer's first slot or a JumpToLOD's "
+    "target is obeyed at the next visit") {
+  // As above: `part` is called, the x86 block (with _PLgearDown == 1) stores into one operand of
+  // part's first instruction, and part is called again. Each operand here is one the decoded
+  // entry keeps (the instruction's end, the first slot written, the branch target), so the
+  // entry must be decoded again from the new bytes. The colours drawn, without and with the store.
+  struct Case {
+    const char* what;
+    const char* store;  // the x86 store, jne's distance past it first
+    const char* after;  // what follows the second call
+    const char* part;
+    std::vector<uint8_t> kept;
+    std::vector<uint8_t> rewritten;
+  };
+  const Case cases[] = {
+      // The count 4 -> 3: the face ends a byte sooner, on its old fourth index (0: EndObject),
+      // and the run ends there instead of returning to draw colour 3.
+      {"Face corner count",
+       "x86 75 07\n x86 c6 05 {part+5} 03\n",
+       "Face content=0 layout=0 color=3 shadow=0 idx=0,1,2\n EndObject\n",
+       "Face content=0 layout=0 color=1 shadow=0 idx=0,1,2,0\n ShortEOF\n",
+       {1, 1, 3},
+       {1, 1}},
+      // push_at 24 -> 48: the second call writes slots 6..8, which the face after it names.
+      {"VertexBuffer first slot",
+       "x86 75 09\n x86 66 c7 05 {part+4} 30 00\n",
+       "Face content=0 layout=0 color=2 shadow=0 idx=6,7,8\n EndObject\n",
+       "VertexBuffer at=24\n v 0, 10, 0\n v 10, 10, 0\n v 0, 10, 10\n ShortEOF\n",
+       {},
+       {2}},
+      // The taken branch's displacement 0 -> 10: from arm_a (colour 1) to arm_b (colour 2).
+      {"JumpToLOD target",
+       "x86 75 09\n x86 66 c7 05 {part+6} 0a 00\n",
+       "EndObject\n",
+       "JumpToLOD @arm_a size=1 threshold=60000\n"
+       "arm_a:\n Face content=0 layout=0 color=1 shadow=0 idx=0,1,2\n ShortEOF\n"
+       "arm_b:\n Face content=0 layout=0 color=2 shadow=0 idx=0,1,2\n ShortEOF\n",
+       {1, 1},
+       {1, 2}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const BuiltShape b = build_shape(testing::with_header(
+        testing::kTriangleVertices + "    Unmask @part\n    X86Code\n" +
+            "    x86 66 83 3d {_PLgearDown} 01\n " + c.store +
+            "    x86 68 {again} 68 {do_start_interp} c3\nagain:\n    Unmask @part\n " + c.after +
+            "part:\n " + c.part + testing::kX86Stubs,
+        testing::kX86Imports));
+    const RunState rewrite = with("_PLgearDown=1");
+    const RunState keep;
+    Interpreter interp(b.shape);
+    for (int round = 0; round < 2; ++round) {
+      for (const RunState* s : {&rewrite, &keep}) {
+        INFO("round " << round << ", rewritten " << (s == &rewrite));
+        for (Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
+          testing::RecordingSink sink;
+          sink.ops = false;
+          CHECK(interp.run(*s, sink, dispatch).clean);
+          CHECK(sink.face_colors == (s == &rewrite ? c.rewritten : c.kept));
+        }
+        CHECK(trace(interp, *s, Dispatch::kThreaded, true) ==
+              trace(interp, *s, Dispatch::kSwitch, true));
+      }
+    }
+  }
+}
+
 TEST_CASE("invalidating CODE bytes drops exactly the entries decoded from them") {
   const BuiltShape b = build_shape(testing::with_header(R"(
     Jump @a
