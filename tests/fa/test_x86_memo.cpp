@@ -1,6 +1,7 @@
 // Memoised x86 guard blocks (interp/fa/x86_guard_memo.h): which blocks the static check accepts,
 // traces identical with and without the memo over the generated corpus, and a guard whose
-// compared value another block rewrites is run again rather than answered from the memo.
+// compared value another block rewrites is run again rather than answered from the memo. A key
+// holds every byte each compare reads, so values alike in their low byte are not confused.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -272,6 +273,92 @@ arm2:
     }
   }
   CHECK(interp.x86_runner()->memo_hits() >= 1);
+}
+
+TEST_CASE("a memoised guard's key holds every byte each compare reads, at its width") {
+  // Values of _PLgearDown alike in their low byte and not above it (1 and 0x101, 1 and
+  // 0x10001) must each take their own arm on one interpreter, memo on or off: the key holds the
+  // word compare's two bytes, the dword compare's four, and the byte compare's one beside the
+  // dword compare of the same address, not one read for both.
+  const std::string arms = R"(
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3
+arm1:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    EndObject
+arm2:
+    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
+    EndObject
+)";
+  struct Case {
+    const char* what;
+    std::string compares;  // ending in a jne to arm2's push
+    int64_t other;         // a value taking arm2 that agrees with 1 in the low byte
+  };
+  const Case cases[] = {
+      {"cmp word", "x86 66 83 3d {_PLgearDown} 01\n x86 75 0b\n", 0x101},
+      {"cmp dword", "x86 83 3d {_PLgearDown} 01\n x86 75 0b\n", 0x10001},
+      // cmp byte [g], 1; jne arm2; cmp dword [g], 1; jne arm2
+      {"cmp byte, then cmp dword of the same global",
+       "x86 80 3d {_PLgearDown} 01\n x86 75 14\n x86 83 3d {_PLgearDown} 01\n x86 75 0b\n", 0x101},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const BuiltShape b = build_shape(testing::with_header(
+        testing::kTriangleVertices + "    X86Code\n " + c.compares + arms + testing::kX86Stubs,
+        testing::kX86Imports));
+    REQUIRE(analyze_articulations(b.shape, walk_shape(b.shape)).blocks.size() == 1);
+    Interpreter interp(b.shape);
+    for (int round = 0; round < 2; ++round)
+      for (const int64_t value : {int64_t{1}, c.other, int64_t{0}}) {
+        for (const bool memo : {true, false}) {
+          INFO("round " << round << ", value " << value << ", memo " << memo);
+          RunState s;
+          s.imports["_PLgearDown"] = value;
+          s.x86_memo = memo;
+          testing::RecordingSink sink;
+          sink.ops = false;
+          CHECK(interp.run(s, sink).clean);
+          CHECK(sink.face_colors == std::vector<uint8_t>{static_cast<uint8_t>(value == 1 ? 1 : 2)});
+        }
+      }
+    CHECK(interp.x86_runner()->memo_hits() >= 3);  // the second round from the memo
+  }
+}
+
+TEST_CASE(
+    "a block that calls a host function is run every time, its outcome hanging on the answer") {
+  // push cont; push @HARDNumLoaded@8; ret: the host function returns its value in EAX at cont,
+  // which re-enters at arm1 when it is 2, else at arm2. The block reads no global, so a recorded
+  // outcome would be answered for every value: none may be recorded for a block that called out.
+  const BuiltShape b = build_shape(testing::with_header(testing::kTriangleVertices + R"(
+    X86Code
+    x86 68 {cont} 68 {@HARDNumLoaded@8} c3
+cont:
+    x86 83 f8 02
+    x86 75 0b
+    x86 68 {arm1} 68 {do_start_interp} c3
+    x86 68 {arm2} 68 {do_start_interp} c3
+arm1:
+    Face content=0 layout=0 color=1 shadow=0 idx=0,1,2
+    EndObject
+arm2:
+    Face content=0 layout=0 color=2 shadow=0 idx=0,1,2
+    EndObject
+)" + testing::kX86Stubs,
+                                                        testing::kX86Imports));
+  Interpreter interp(b.shape);
+  for (int round = 0; round < 2; ++round)
+    for (const int64_t loaded : {2, 1, 2, 3}) {
+      INFO("round " << round << ", @HARDNumLoaded@8 " << loaded);
+      RunState s;
+      s.imports["@HARDNumLoaded@8"] = loaded;
+      testing::RecordingSink sink;
+      sink.ops = false;
+      CHECK(interp.run(s, sink).clean);
+      CHECK(sink.face_colors == std::vector<uint8_t>{static_cast<uint8_t>(loaded == 2 ? 1 : 2)});
+    }
+  CHECK(interp.x86_runner()->memo_hits() == 0);
 }
 
 TEST_CASE("a memoised guard leaves on the stack what running it would have left") {
