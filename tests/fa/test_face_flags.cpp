@@ -1,7 +1,8 @@
 // The Face content flags the seed names beyond the layout bits (docs/fa.md, "Face content flags"):
 // 0x10 perspective-correct mapping is applied to textured faces; 0x02 FILL_BACKGROUND and 0x20
 // "brighter shading" are untraced and not applied, and `info` counts all three so a shape that
-// uses them says so instead of being drawn differently in silence.
+// uses them says so instead of being drawn differently in silence. The is_shadow byte reaches the
+// face event as it is.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -161,6 +162,34 @@ TEST_CASE(
       CHECK(sink.diagnostics == 0);
       CHECK(sink.faces == expected);
     }
+  }
+}
+
+}  // namespace fa_face_flags_tests
+
+namespace fa_face_flags_tests {
+
+TEST_CASE("FA-13: a Face's is_shadow byte reaches its event, any non-zero value as a shadow") {
+  auto b = build_shape(with_header(R"(
+    VertexBuffer at=0
+        v 0, 10, 0
+        v 10, 10, 0
+        v 0, 10, 10
+    Face content=0 layout=0 color=5 shadow=1 idx=0,1,2
+    Face content=0 layout=0 color=6 shadow=0 idx=0,1,2
+    Face content=0 layout=0 color=7 shadow=0x80 idx=0,1,2
+    ShortEOF
+)"));
+  struct ShadowSink : EventSink {
+    std::vector<std::pair<uint8_t, bool>> faces;  // colour, is_shadow
+    void on_face(const FaceEvent& e) override { faces.emplace_back(e.color, e.is_shadow); }
+  };
+  const std::vector<std::pair<uint8_t, bool>> expected = {{5, true}, {6, false}, {7, true}};
+  Interpreter interp(b.shape);
+  for (Dispatch dispatch : {Dispatch::kThreaded, Dispatch::kSwitch}) {
+    ShadowSink sink;
+    CHECK(interp.run({}, sink, dispatch).clean);
+    CHECK(sink.faces == expected);
   }
 }
 

@@ -709,6 +709,10 @@ TEST_CASE(
   CHECK(with_box > plain);
   CHECK(with_box == fit("7,8,9", near + face + box + "ShortEOF\n"));
   CHECK(fit("900,900,900", moved) > wider);
+  // The long form (0xC6, a 32-bit call distance) moves parts as well.
+  const std::string moved_long =
+      "XformUnmaskLong t=0,0,50 a=0,0,0 call=@part\nShortEOF\npart:\n" + near + face + "ShortEOF\n";
+  CHECK(fit("7,8,9", moved_long) == with_box);
 }
 
 }  // namespace fa_interpreter_tests
