@@ -2,7 +2,8 @@
 // same pixels as those steps taken one by one with the raster functions, on faces that share
 // corners (the renderer remembers projected corners), that reach behind the near plane (clipped;
 // or, wholly in front, passed through unclipped), and on more distinct corners than the renderer
-// remembers at once. The faces filled and culled, and the pixels the budget counts, agree too.
+// remembers at once. The faces filled and culled, and the pixels the budget counts, agree too;
+// a line counts its longer side, and past its pixel budget the renderer draws no further face.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -189,6 +190,72 @@ TEST_CASE("frame renderer: a face whose texture is missing draws flat and names 
   });
   CHECK(lookups == textured);
   CHECK(missing == std::set<std::string>{"_A.PIC", "_B.PIC", "_C.PIC"});
+}
+
+TEST_CASE(
+    "frame renderer: a line counts its longer side's pixels, at most the frame's width plus "
+    "height") {
+  // Two corners 100 units apart at depth 1000 with a focal length of 240 pixels land 24 pixels
+  // apart: a line of 25 pixels, which the budget counts whole and no more.
+  FrameSettings settings;
+  settings.focal_pixels = 240;
+  settings.near_z = 256;
+  const auto line = [](int32_t x0, int32_t x1) {
+    std::vector<FaceCorner> corners(2);
+    corners[0].view = {x0, 0, -1000};
+    corners[1].view = {x1, 0, -1000};
+    return corners;
+  };
+  // The pixels counted; `drawn`: the pixels the line wrote, `stopped`: whether the budget tripped.
+  const auto covered = [&](int32_t x0, int32_t x1, uint64_t budget, int64_t& drawn, bool& stopped) {
+    raster::Framebuffer frame(320, 240, 0);
+    WorkLimits limits;
+    limits.pixels = budget;
+    harness::FrameRenderer renderer(frame, settings, {}, limits);
+    const std::vector<FaceCorner> corners = line(x0, x1);
+    FaceEvent e;
+    e.color = 3;
+    e.corners = corners;
+    renderer.on_face(e);
+    stopped = renderer.stop_requested() == kBudgetPixels;
+    drawn = std::count(frame.pixels().begin(), frame.pixels().end(), 3);
+    return renderer.pixels_covered();
+  };
+  int64_t drawn = 0;
+  bool stopped = false;
+  CHECK(covered(0, 100, 25, drawn, stopped) == 25);
+  CHECK(drawn == 25);
+  CHECK_FALSE(stopped);
+  CHECK(covered(0, 100, 24, drawn, stopped) == 25);
+  CHECK(stopped);
+  // A line reaching far past the frame on both sides counts 320 + 240 (and draws the row's 320).
+  CHECK(covered(-1000000, 1000000, uint64_t{1} << 40, drawn, stopped) == 560);
+  CHECK(drawn == 320);
+}
+
+TEST_CASE("frame renderer: past its pixel budget it draws no further face, even one it is given") {
+  FrameSettings settings;
+  settings.focal_pixels = 240;
+  settings.near_z = 256;
+  raster::Framebuffer frame(320, 240, 0);
+  WorkLimits limits;
+  limits.pixels = 100;
+  harness::FrameRenderer renderer(frame, settings, {}, limits);
+  std::vector<FaceCorner> corners(3);
+  corners[0].view = {-500, -500, -1000};
+  corners[1].view = {500, -500, -1000};
+  corners[2].view = {0, 500, -1000};
+  FaceEvent e;
+  e.color = 4;
+  e.corners = corners;
+  renderer.on_face(e);
+  CHECK(renderer.stop_requested() == kBudgetPixels);
+  const raster::Framebuffer after_first = frame;
+  // An engine stops at its next check; a face handed over all the same is not drawn.
+  e.color = 5;
+  renderer.on_face(e);
+  CHECK(frame == after_first);
+  CHECK(renderer.faces_filled() == 1);
 }
 
 }  // namespace raster_frame_renderer_corners_tests
